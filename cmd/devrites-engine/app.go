@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+	"github.com/urfave/cli/v2"
+)
+
+// run is the whole program; main only exits with what it returns.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	args = normalizeArgs(app, args)
+	asJSON := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" {
+			asJSON = true
+		}
+	}
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ce *cmdError
+	var s status
+	if !errors.As(err, &ce) && !errors.As(err, &s) {
+		err = fmt.Errorf("%w: %w", err, errUsage) // urfave's own parse errors
+	}
+	return report(stderr, asJSON, err)
+}
+
+// env is what every command gets: the global options and the I/O streams.
+type env struct {
+	ctx    context.Context
+	c      *cli.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	json   bool
+	quiet  bool
+	now    func() time.Time
+}
+
+var globalFlags = []cli.Flag{
+	&cli.StringFlag{Name: "workspace", Usage: "feature directory to act on (else $DEVRITES_WORKSPACE)"},
+	&cli.StringFlag{Name: "root", Usage: "project directory or its .devrites (else $DEVRITES_ROOT)"},
+	&cli.StringFlag{Name: "slug", Usage: "feature slug (else .devrites/ACTIVE)"},
+	&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+	&cli.DurationFlag{Name: "lock-timeout", Value: 10 * time.Second, Usage: "how long to wait for the workspace lock"},
+	&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on success (errors and warnings still print)"},
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:            "devrites-engine",
+		Usage:           "own the state of a DevRites markdown workspace: HITL questions, state.md, notify",
+		Version:         version(),
+		Flags:           globalFlags,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Reader:          stdin,
+		HideHelpCommand: true,
+		// An option such as "Round half up — simpler, biased" keeps its comma.
+		DisableSliceFlagSeparator: true,
+		ExitErrHandler:            func(*cli.Context, error) {}, // only main exits
+		Commands:                  commands(),
+	}
+	var wire func(cmds []*cli.Command, path string)
+	wire = func(cmds []*cli.Command, path string) {
+		for _, c := range cmds {
+			full := strings.TrimSpace(path + " " + c.Name)
+			c.OnUsageError = usageError(full)
+			if c.Action != nil {
+				c.Action = wrap(full, stdin, stdout, stderr, c.Action)
+			} else if len(c.Subcommands) > 0 {
+				names := make([]string, len(c.Subcommands))
+				for i, s := range c.Subcommands {
+					names[i] = s.Name
+				}
+				c.Action = func(cc *cli.Context) error {
+					what := "missing subcommand"
+					if cc.Args().Present() {
+						what = fmt.Sprintf("unknown subcommand %q", cc.Args().First())
+					}
+					return &cmdError{full, mdstore.WithHint(fmt.Errorf("%s: %w", what, errUsage),
+						"one of: "+strings.Join(names, ", "))}
+				}
+			}
+			wire(c.Subcommands, full)
+		}
+	}
+	wire(app.Commands, "")
+	app.OnUsageError = usageError("")
+	app.CommandNotFound = func(c *cli.Context, name string) {}
+	app.Action = func(c *cli.Context) error {
+		if c.Args().Present() {
+			return &cmdError{"devrites-engine", mdstore.WithHint(fmt.Errorf("unknown command %q: %w", c.Args().First(), errUsage),
+				"run: devrites-engine --help")}
+		}
+		return cli.ShowAppHelp(c)
+	}
+	return app
+}
+
+func usageError(cmd string) cli.OnUsageErrorFunc {
+	return func(_ *cli.Context, err error, _ bool) error {
+		if cmd == "" {
+			return fmt.Errorf("%w: %w", err, errUsage)
+		}
+		return &cmdError{cmd, fmt.Errorf("%w: %w", err, errUsage)}
+	}
+}
+
+// wrap gives an action its env and names the command in its errors.
+func wrap(cmd string, stdin io.Reader, stdout, stderr io.Writer, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		err := action(c)
+		var s status
+		if err == nil || errors.As(err, &s) {
+			return err
+		}
+		return &cmdError{cmd, err}
+	}
+}
+
+// envOf reads the global options; an explicit flag beats the environment.
+func envOf(c *cli.Context) (*env, error) {
+	now, err := qid.Clock(os.Getenv("DEVRITES_NOW"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, engine.ErrBadArgs)
+	}
+	app := c.App
+	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,
+		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now}, nil
+}
+
+func (e *env) locator() mdstore.Locator {
+	wd, _ := os.Getwd()
+	loc := mdstore.Locator{Workspace: e.c.String("workspace"), Root: e.c.String("root"), Slug: e.c.String("slug"), Dir: wd}
+	if loc.Workspace == "" && loc.Root == "" {
+		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
+		if loc.Workspace == "" {
+			loc.Root = os.Getenv("DEVRITES_ROOT")
+		}
+	}
+	return loc
+}
+
+// open finds the workspace and prepares the engine.
+func (e *env) open() (*engine.Engine, error) {
+	ws, err := mdstore.Find(e.locator())
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.Open(ws, e.now, e.c.Duration("lock-timeout"), os.Getenv("DEVRITES_ACTOR"))
+	if err != nil {
+		return nil, err
+	}
+	return eng, nil
+}
+
+// print writes v as JSON, or text for people (unless --quiet).
+func (e *env) print(v any, text string) {
+	if e.json {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+		return
+	}
+	if !e.quiet && text != "" {
+		fmt.Fprint(e.stdout, text)
+		if !strings.HasSuffix(text, "\n") {
+			fmt.Fprintln(e.stdout)
+		}
+	}
+}
+
+func (e *env) warn(ws []string) {
+	for _, w := range ws {
+		fmt.Fprintln(e.stderr, "devrites-engine: warning: "+w)
+	}
+}
+
+// color reports whether stdout may carry ANSI colour.
+func (e *env) color() bool {
+	if e.json || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := e.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", ""
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return "devel"
+	}
+	return "devel-" + rev + dirty
+}

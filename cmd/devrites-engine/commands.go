@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/urfave/cli/v2"
+)
+
+// commands is the command tree: the HITL core here, AFK and notify in
+// afk.go, doctor in doctor.go.
+func commands() []*cli.Command {
+	cmds := coreCommands()
+	cmds = append(cmds, afkCommands()...)
+	return append(cmds, doctorCommands()...)
+}
+
+func coreCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name: "init", Usage: "create .devrites/work/<slug>/ and make it the active feature",
+			ArgsUsage: "[slug]", Action: cmdInit,
+		},
+		{
+			Name: "question", Usage: "raise HITL questions",
+			Subcommands: []*cli.Command{{
+				Name: "raise", Usage: "the HITL checkpoint: record a question and pause (or auto-pick in AFK mode)",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "slice", Usage: "slice, e.g. \"3 — payments\" or 3 (looked up in tasks.md)"},
+					&cli.StringFlag{Name: "gate", Usage: "advisory, validating, blocking or escalating"},
+					&cli.StringFlag{Name: "question", Usage: "the question"},
+					&cli.StringSliceFlag{Name: "option", Usage: "an option, recommended first (1 to 3)"},
+					&cli.StringFlag{Name: "proposed", Usage: "best-guess answer (default: option 1)"},
+					&cli.StringFlag{Name: "sla", Usage: "none, 15m, 4h, 24h … (default by gate)"},
+					&cli.StringFlag{Name: "route", Usage: "who an escalating gate goes to"},
+					&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
+					&cli.StringFlag{Name: "breakpoint", Usage: "breakpoint id (default: from slice and gate)"},
+					&cli.StringFlag{Name: "blocking-slices", Usage: "slices this blocks, e.g. \"3, 4\""},
+					&cli.StringFlag{Name: "input", Usage: "read the fields as JSON from FILE, or - for stdin"},
+					&cli.StringFlag{Name: "answered", Usage: "record an answer given interactively (no pause, no notify)"},
+					&cli.IntFlag{Name: "choice", Usage: "record the option picked interactively"},
+					&cli.StringFlag{Name: "by", Usage: "who answered, with --answered/--choice"},
+					&cli.BoolFlag{Name: "explain", Usage: "say which policy rule decided"},
+				},
+				Action: cmdRaise,
+			}},
+		},
+		{
+			Name: "state", Usage: "read and move the cursor in state.md",
+			Subcommands: []*cli.Command{
+				{Name: "show", Usage: "the cursor, the awaited question, the open questions", Action: cmdShow},
+				{
+					Name: "check", Usage: "exit 0 when the agent may proceed, 3 when a human must act",
+					Flags:  []cli.Flag{&cli.BoolFlag{Name: "seal", Usage: "also stop while any question is open"}},
+					Action: cmdCheck,
+				},
+				{
+					Name: "stop", Usage: "record a cold-resumable stop",
+					Flags: []cli.Flag{
+						&cli.StringFlag{Name: "status", Usage: "blocked, awaiting_human or running"},
+						&cli.StringFlag{Name: "reason", Usage: "the exact reason"},
+						&cli.StringFlag{Name: "resume", Usage: "the one command that resumes"},
+					},
+					Action: cmdStop,
+				},
+				{
+					Name: "resolve", Usage: "answer, drop or reject a question",
+					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --batch FILE|-",
+					Flags: []cli.Flag{
+						&cli.BoolFlag{Name: "drop", Usage: "drop the question; the words are the reason"},
+						&cli.BoolFlag{Name: "reject", Usage: "reject; the words are feedback for re-scoping"},
+						&cli.StringFlag{Name: "batch", Usage: "resolve many from FILE, or - for stdin"},
+						&cli.StringFlag{Name: "by", Usage: "who answered (default $DEVRITES_ACTOR, else human)"},
+					},
+					Action: cmdResolve,
+				},
+			},
+		},
+		{
+			Name: "qid", Usage: "question ids",
+			Subcommands: []*cli.Command{{Name: "next", Usage: "the id the next raise would get", Action: cmdQIDNext}},
+		},
+		{
+			Name: "questions", Usage: "read questions.md",
+			Subcommands: []*cli.Command{
+				{
+					Name: "list", Usage: "qid, status, gate, slice, age, SLA, overdue",
+					Flags:  []cli.Flag{&cli.StringFlag{Name: "status", Value: "open", Usage: "open, answered, dropped, rejected or all"}},
+					Action: cmdList,
+				},
+				{Name: "show", Usage: "the option set as a person sees it", ArgsUsage: "<qid>", Action: cmdQuestionShow},
+			},
+		},
+	}
+}
+
+func cmdInit(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() > 1 {
+		return fmt.Errorf("want at most one slug, got %d words: %w", c.NArg(), errUsage)
+	}
+	ws, err := engine.Init(e.locator(), c.Args().First(), e.now())
+	if err != nil {
+		return err
+	}
+	e.print(map[string]string{"workspace": ws.Dir, "slug": ws.Slug},
+		fmt.Sprintf("created %s\nactive feature: %s\n", ws.Dir, ws.Slug))
+	return nil
+}
+
+func cmdRaise(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return mdstore.WithHint(fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage), "quote the question: --question \"…\"")
+	}
+	var r engine.RaiseRequest
+	if in := c.String("input"); in != "" {
+		b, err := readInput(in, e.stdin)
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return mdstore.WithHint(fmt.Errorf("--input %s: %v: %w", in, err, engine.ErrBadArgs),
+				`fields: slice gate question options[] proposed sla route tags[] breakpoint blocking_slices answered choice`)
+		}
+	}
+	for name, dst := range map[string]*string{"slice": &r.Slice, "gate": &r.Gate, "question": &r.Question, "proposed": &r.Proposed,
+		"sla": &r.SLA, "route": &r.Route, "breakpoint": &r.Breakpoint, "blocking-slices": &r.BlockingSlices, "answered": &r.Answered} {
+		if c.IsSet(name) {
+			*dst = c.String(name)
+		}
+	}
+	if c.IsSet("option") {
+		r.Options = c.StringSlice("option")
+	}
+	if c.IsSet("tag") {
+		r.Tags = c.StringSlice("tag")
+	}
+	if c.IsSet("choice") {
+		r.Choice = c.Int("choice")
+		if r.Choice < 1 {
+			return fmt.Errorf("--choice %d: options are numbered from 1: %w", r.Choice, engine.ErrBadArgs)
+		}
+	}
+	if c.IsSet("answered") && strings.TrimSpace(r.Answered) == "" {
+		return fmt.Errorf("--answered is empty: %w", engine.ErrBadArgs)
+	}
+	eng, err := e.open()
+	if err != nil {
+		return err
+	}
+	res, err := eng.Raise(e.ctx, r, c.String("by"))
+	if err != nil {
+		return err
+	}
+	e.warn(res.Warnings)
+	var b strings.Builder
+	q := res.Question
+	switch res.Outcome {
+	case engine.Paused:
+		fmt.Fprintf(&b, "%s paused: a human must answer (%s, SLA %s)\n", res.QID, q.Gate, q.SLA)
+		fmt.Fprintf(&b, "resolve: devrites-engine state resolve %s \"<answer>\"\n", res.QID)
+	case engine.AutoPicked:
+		fmt.Fprintf(&b, "%s auto-picked option 1: %s (rule %d, %s)\n", res.QID, deref(q.Answer), res.Decision.Rule, res.Decision.Name)
+	case engine.Provisional:
+		fmt.Fprintf(&b, "%s provisional: proceed on option 1 (%s); it stays open until a person validates it\n", res.QID, q.Proposed)
+	case engine.Recorded:
+		fmt.Fprintf(&b, "%s recorded: %s\n", res.QID, deref(q.Answer))
+	}
+	if c.Bool("explain") {
+		fmt.Fprintf(&b, "decided by rule %d (%s): %s\n", res.Decision.Rule, res.Decision.Name, res.Decision.Reason)
+	}
+	e.print(res, b.String())
+	if res.Outcome == engine.Paused {
+		return status(exitPaused)
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return oneLine(*s)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// readInput reads FILE, or stdin for "-".
+func readInput(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", err, engine.ErrBadArgs)
+	}
+	return b, nil
+}
+
+func cmdShow(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	v, err := eng.Show()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "workspace: %s (%s, schema %d, %s form)\n", v.Workspace, v.Slug, v.Schema, v.Encoding)
+	for _, k := range v.CursorKey {
+		fmt.Fprintf(&b, "%s: %s\n", k, v.Cursor[k])
+	}
+	if v.Awaiting != nil {
+		fmt.Fprintf(&b, "awaiting: %s (%s) %s\n", v.Awaiting["question_id"], v.Awaiting["gate"], v.Awaiting["question"])
+	}
+	if len(v.Open) == 0 {
+		b.WriteString("open questions: none\n")
+	} else {
+		fmt.Fprintf(&b, "open questions: %d\n", len(v.Open))
+		for _, q := range v.Open {
+			fmt.Fprintf(&b, "  %s  %-10s  %s\n", q.QID, q.Gate, oneLine(q.Question))
+		}
+	}
+	e.print(v, b.String())
+	return nil
+}
+
+func openEnv(c *cli.Context) (*env, *engine.Engine, error) {
+	e, err := envOf(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
+		return nil, nil, fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage)
+	}
+	eng, err := e.open()
+	return e, eng, err
+}
+
+func cmdCheck(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	r, err := eng.Check(c.Bool("seal"))
+	if err != nil {
+		return err
+	}
+	text := "proceed: " + r.Reason + "\n"
+	if !r.Proceed {
+		text = "stop: " + r.Reason + "\n"
+	}
+	e.print(r, text)
+	if !r.Proceed {
+		return status(exitPaused)
+	}
+	return nil
+}
+
+func cmdStop(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	req := engine.StopRequest{Status: c.String("status"), Reason: c.String("reason"), Resume: c.String("resume")}
+	if req.Status == "" {
+		return mdstore.WithHint(fmt.Errorf("--status is required: %w", engine.ErrBadArgs), "use one of blocked, awaiting_human, running")
+	}
+	if err := eng.Stop(e.ctx, req); err != nil {
+		return err
+	}
+	e.print(map[string]string{"status": req.Status, "stop_reason": req.Reason, "next_action": req.Resume},
+		fmt.Sprintf("stopped: %s — %s\nresume: %s\n", req.Status, req.Reason, req.Resume))
+	return nil
+}
+
+func cmdResolve(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	kind := engine.StatusAnswered
+	switch {
+	case c.Bool("drop") && c.Bool("reject"):
+		return fmt.Errorf("--drop and --reject exclude each other: %w", engine.ErrBadArgs)
+	case c.Bool("drop"):
+		kind = engine.StatusDropped
+	case c.Bool("reject"):
+		kind = engine.StatusRejected
+	}
+	var items []engine.Resolution
+	batch := c.IsSet("batch")
+	if batch {
+		if c.NArg() > 0 || kind != engine.StatusAnswered {
+			return fmt.Errorf("--batch takes no other arguments: %w", engine.ErrBadArgs)
+		}
+		b, err := readInput(c.String("batch"), e.stdin)
+		if err != nil {
+			return err
+		}
+		if items, err = parseBatch(string(b)); err != nil {
+			return err
+		}
+	} else {
+		if c.NArg() < 2 {
+			what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
+			return mdstore.WithHint(fmt.Errorf("want <qid> <%s…>, got %d arguments: %w", what, c.NArg(), engine.ErrBadArgs),
+				"an empty answer is never approval; use -- before an answer that starts with '-'")
+		}
+		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
+	}
+	eng, err := e.open()
+	if err != nil {
+		return err
+	}
+	res, err := eng.Resolve(e.ctx, items, c.String("by"), batch)
+	if err != nil {
+		return err
+	}
+	e.warn(res.Warnings)
+	var b strings.Builder
+	for _, r := range res.Resolved {
+		choice := ""
+		if r.Choice != nil {
+			choice = " (option " + strconv.Itoa(*r.Choice) + ")"
+		}
+		again := ""
+		if r.Unchanged {
+			again = " (already recorded)"
+		}
+		fmt.Fprintf(&b, "%s %s%s%s: %s\n", r.QID, r.Status, choice, again, oneLine(r.Answer))
+		if r.StateUpdated {
+			fmt.Fprintf(&b, "state: running; next: %s\n", r.NextAction)
+		}
+	}
+	e.print(res, b.String())
+	return nil
+}
+
+// parseBatch reads "qid: answer", "--drop qid: reason" and "--reject qid:
+// feedback" lines; blank lines and # comments are skipped.
+func parseBatch(s string) ([]engine.Resolution, error) {
+	var out []engine.Resolution
+	sc := bufio.NewScanner(strings.NewReader(s))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		l := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		kind := engine.StatusAnswered
+		if rest, ok := strings.CutPrefix(l, "--drop "); ok {
+			kind, l = engine.StatusDropped, strings.TrimSpace(rest)
+		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
+			kind, l = engine.StatusRejected, strings.TrimSpace(rest)
+		} else if strings.HasPrefix(l, "-") {
+			return nil, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, engine.ErrBadArgs), "a line is qid: answer, --drop qid: reason, or --reject qid: feedback")
+		}
+		id, text, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, engine.ErrBadArgs), "a line is qid: answer, --drop qid: reason, or --reject qid: feedback")
+		}
+		out = append(out, engine.Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("batch: %v: %w", err, engine.ErrBadArgs)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("batch: no entries: %w", engine.ErrBadArgs)
+	}
+	return out, nil
+}
+
+func cmdQIDNext(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	id, err := eng.NextQID(e.ctx)
+	if err != nil {
+		return err
+	}
+	e.print(map[string]string{"qid": id}, id+"\n")
+	return nil
+}
+
+func cmdList(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	qs, err := eng.List(c.String("status"))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if len(qs) == 0 {
+		fmt.Fprintf(&b, "no %s questions\n", c.String("status"))
+	}
+	now := e.now()
+	for _, q := range qs {
+		over := ""
+		if q.Overdue {
+			over = "  OVERDUE"
+		}
+		fmt.Fprintf(&b, "%s  %-8s  %-10s  age %-4s  sla %-4s  %s%s\n", q.QID, q.Status, q.Gate, q.Age(now), q.SLA, q.Slice, over)
+	}
+	e.print(map[string]any{"questions": qs}, b.String())
+	return nil
+}
+
+func cmdQuestionShow(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() != 1 {
+		return fmt.Errorf("want one <qid>, got %d arguments: %w", c.NArg(), engine.ErrBadArgs)
+	}
+	q, err := eng.Get(c.Args().First())
+	if err != nil {
+		return err
+	}
+	text := q.Render()
+	if e.color() {
+		lines := strings.SplitN(text, "\n", 3)
+		if len(lines) == 3 {
+			text = lines[0] + "\n\x1b[1m" + lines[1] + "\x1b[0m\n" + lines[2]
+		}
+	}
+	e.print(q, text)
+	return nil
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Exit codes, as the README documents them.
+const (
+	exitOK        = 0
+	exitIO        = 1
+	exitNoSpace   = 2
+	exitPaused    = 3
+	exitUnknown   = 4
+	exitConflict  = 5
+	exitMalformed = 6
+	exitBadArgs   = 7
+	exitBusy      = 8
+)
+
+// errUsage marks errors in how the command was called.
+var errUsage = errors.New("usage")
+
+// codes maps sentinels to exit codes and stable kinds; the first match wins,
+// so an error that wraps two sentinels gets the more specific code.
+var codes = []struct {
+	err  error
+	code int
+	kind string
+}{
+	{mdstore.ErrBusy, exitBusy, "busy"},
+	{engine.ErrBadArgs, exitBadArgs, "bad-arguments"},
+	{mdstore.ErrBadSlug, exitBadArgs, "bad-arguments"},
+	{errUsage, exitBadArgs, "usage"},
+	{engine.ErrSchema, exitMalformed, "schema"},
+	{mdstore.ErrMalformed, exitMalformed, "malformed"},
+	{engine.ErrConflict, exitConflict, "conflict"},
+	{engine.ErrPaused, exitConflict, "paused"},
+	{engine.ErrNotOpen, exitConflict, "not-open"},
+	{engine.ErrExists, exitConflict, "exists"},
+	{mdstore.ErrNoQuestion, exitUnknown, "unknown-qid"},
+	{mdstore.ErrNoWorkspace, exitNoSpace, "no-workspace"},
+	{mdstore.ErrMissing, exitNoSpace, "missing-file"},
+}
+
+// exitCode is the one place where errors become exit codes.
+func exitCode(err error) (int, string) {
+	for _, c := range codes {
+		if errors.Is(err, c.err) {
+			return c.code, c.kind
+		}
+	}
+	return exitIO, "io"
+}
+
+// status is an outcome that is not an error but has its own exit code
+// (exit 3: a human must answer). Its output is already printed.
+type status int
+
+func (s status) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// cmdError names the command that failed.
+type cmdError struct {
+	cmd string
+	err error
+}
+
+func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() }
+func (e *cmdError) Unwrap() error { return e.err }
+
+// report prints err and returns its exit code.
+func report(stderr io.Writer, asJSON bool, err error) int {
+	var s status
+	if errors.As(err, &s) {
+		return int(s)
+	}
+	code, kind := exitCode(err)
+	msg := "devrites-engine: " + strings.TrimSpace(err.Error())
+	hints := mdstore.Hints(err)
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints)})
+		fmt.Fprintln(stderr, string(b))
+		return code
+	}
+	fmt.Fprintln(stderr, msg)
+	for _, h := range hints {
+		fmt.Fprintln(stderr, "hint: "+h)
+	}
+	return code
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

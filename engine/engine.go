@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// SchemaVersion is the newest state.md schema this binary writes and reads.
+const SchemaVersion = 3
+
+// Engine acts on one workspace.
+type Engine struct {
+	WS          *mdstore.Workspace
+	Now         func() time.Time
+	LockTimeout time.Duration
+	Actor       string // answered_by for people; "human" when empty
+	Templates   Templates
+	AFK         AFK
+}
+
+// Open prepares an engine for a found workspace, reading its configuration.
+func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, actor string) (*Engine, error) {
+	t, err := LoadTemplates(ws.Devrites)
+	if err != nil {
+		return nil, err
+	}
+	if actor == "" {
+		actor = "human"
+	}
+	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: LoadAFK(ws.Devrites)}, nil
+}
+
+func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }
+
+// files is the parsed workspace inside a transaction or a read.
+type files struct {
+	state     *mdstore.State
+	questions *mdstore.Questions
+	decisions []byte
+	hasDec    bool
+}
+
+// checkState refuses state.md files the binary does not understand.
+func checkState(path string, s *mdstore.State) error {
+	n, err := s.Schema()
+	if err != nil {
+		return mdstore.WithHint(fmt.Errorf("%s: schema is not a number: %w", path, ErrMalformed), "set the schema row to 3, or run: devrites-engine doctor")
+	}
+	if n > SchemaVersion {
+		return mdstore.WithHint(fmt.Errorf("%s: schema %d is newer than this binary understands (%d): %w", path, n, SchemaVersion, ErrSchema),
+			"upgrade devrites-engine; this workspace was written by a newer version")
+	}
+	return nil
+}
+
+// read loads the workspace without the lock, for read-only commands.
+func (e *Engine) read() (*files, error) {
+	b, err := e.WS.ReadFile(mdstore.StateFile)
+	if err != nil {
+		return nil, err
+	}
+	f := &files{state: mdstore.ParseState(b)}
+	if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
+		return nil, err
+	}
+	qb, err := e.WS.ReadFile(mdstore.QuestionsFile)
+	if err != nil && !isMissing(err) {
+		return nil, err
+	}
+	f.questions = mdstore.ParseQuestions(qb)
+	return f, nil
+}
+
+// transact runs fn on the parsed workspace under the lock and stages what it
+// changed. questions.md and decisions.md are created when missing.
+func (e *Engine) transact(ctx context.Context, fn func(*files) error) error {
+	return e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
+		sb, err := tx.Read(mdstore.StateFile)
+		if err != nil {
+			return err
+		}
+		f := &files{state: mdstore.ParseState(sb)}
+		if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
+			return err
+		}
+		qb, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile)
+		if err != nil {
+			return err
+		}
+		if !hasQ {
+			qb = []byte("# Questions\n")
+		}
+		f.questions = mdstore.ParseQuestions(qb)
+		f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
+		if err != nil {
+			return err
+		}
+		if !f.hasDec {
+			f.decisions = []byte("# Decisions\n")
+		}
+		if err := fn(f); err != nil {
+			return err
+		}
+		if qs := f.questions.Bytes(); hasQ || len(f.questions.Blocks()) > 0 {
+			tx.Write(mdstore.QuestionsFile, qs)
+		}
+		tx.Write(mdstore.StateFile, f.state.Bytes())
+		if f.hasDec || string(f.decisions) != "# Decisions\n" {
+			tx.Write(mdstore.DecisionsFile, f.decisions)
+		}
+		return nil
+	})
+}
+
+func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.ErrMissing) }
+
+// questions returns every question in file order.
+func (e *Engine) questions(qs *mdstore.Questions) []Question {
+	now := e.Now()
+	out := make([]Question, 0, len(qs.Blocks()))
+	for _, b := range qs.Blocks() {
+		out = append(out, fromBlock(b, now))
+	}
+	return out
+}
+
+// cleanText normalises text a caller supplies: line breaks become "\n";
+// NUL bytes and invalid UTF-8 are refused. what names the text in errors.
+func cleanText(what, s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", fmt.Errorf("%s is not valid UTF-8: %w", what, ErrBadArgs)
+	}
+	for _, r := range s {
+		if r == 0 {
+			return "", fmt.Errorf("%s contains a NUL byte: %w", what, ErrBadArgs)
+		}
+	}
+	return normalizeNewlines(s), nil
+}
+
+func normalizeNewlines(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\r' {
+			if i+1 < len(s) && s[i+1] == '\n' {
+				continue
+			}
+			out = append(out, '\n')
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+func blank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' && r != '\u00a0' && r != '\u200b' && r != '\u3000' {
+			return false
+		}
+	}
+	return true
+}

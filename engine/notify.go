@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/notify"
+)
+
+// event builds what the hook is told about a question.
+func (e *Engine) event(name string, q Question) notify.Event {
+	ev := notify.Event{Event: name, QID: q.QID, Gate: q.Gate, Slice: q.Slice, Slug: e.WS.Slug,
+		Question: q.Question, Proposed: q.Proposed, SLA: q.SLA, RaisedAt: q.RaisedAt,
+		Workspace: e.WS.Dir, Status: q.Status, Options: q.Options,
+		Resume: "devrites-engine state resolve " + q.QID + " \"<answer>\""}
+	if q.Answer != nil {
+		ev.Answer = *q.Answer
+	}
+	return ev
+}
+
+func (e *Engine) hook() notify.Hook {
+	return notify.Hook{Command: e.AFK.Notify, Dir: e.WS.Project, Timeout: e.AFK.NotifyTimeout,
+		Log: e.WS.Path(mdstore.NotifyLog), Now: e.Now}
+}
+
+// fire runs the notify hook for an event when notify_on lists it. It returns
+// the warnings to print; the hook never fails the command.
+func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
+	if !e.AFK.NotifyOnEvent(event) {
+		return nil
+	}
+	o := notify.Fire(ctx, e.hook(), e.event(event, q))
+	if o.OK() {
+		return nil
+	}
+	return []string{o.Err.Error() + " (see " + e.WS.Path(mdstore.NotifyLog) + "); the question is saved"}
+}

@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Question statuses.
+const (
+	StatusOpen     = "open"
+	StatusAnswered = "answered"
+	StatusDropped  = "dropped"
+	StatusRejected = "rejected"
+)
+
+// Gates, in order of how much they stop.
+var Gates = []string{"advisory", "validating", "blocking", "escalating"}
+
+func validGate(g string) bool {
+	for _, x := range Gates {
+		if g == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Question is a question block as callers and JSON see it.
+type Question struct {
+	QID              string   `json:"qid"`
+	Status           string   `json:"status"`
+	Slice            string   `json:"slice,omitempty"`
+	Gate             string   `json:"gate,omitempty"`
+	Question         string   `json:"question,omitempty"`
+	Options          []string `json:"options"`
+	Proposed         string   `json:"proposed,omitempty"`
+	SLA              string   `json:"sla,omitempty"`
+	RaisedAt         string   `json:"raised_at,omitempty"`
+	AnsweredAt       string   `json:"answered_at,omitempty"`
+	Answer           *string  `json:"answer,omitempty"`
+	Choice           *int     `json:"choice,omitempty"`
+	AnsweredBy       string   `json:"answered_by,omitempty"`
+	Auto             string   `json:"auto,omitempty"`
+	Provisional      bool     `json:"provisional,omitempty"`
+	Tags             []string `json:"tags,omitempty"`
+	Breakpoint       string   `json:"breakpoint,omitempty"`
+	Route            string   `json:"route,omitempty"`
+	BlockingSlices   string   `json:"blocking_slices,omitempty"`
+	Supersedes       string   `json:"supersedes,omitempty"`
+	Attempt          *int     `json:"attempt,omitempty"`
+	PreviousFeedback string   `json:"previous_feedback,omitempty"`
+	RemindedAt       string   `json:"reminded_at,omitempty"`
+	Overdue          bool     `json:"overdue"`
+
+	Line int `json:"-"` // line of the heading in questions.md
+}
+
+var optionNumber = regexp.MustCompile(`^\s*[0-9]+[.)]\s+`)
+
+// fromBlock reads a question from its block; now decides "overdue".
+func fromBlock(b *mdstore.Block, now time.Time) Question {
+	q := Question{
+		QID:              b.QID,
+		Status:           b.Value("status"),
+		Slice:            b.Value("slice"),
+		Gate:             b.Value("gate"),
+		Question:         b.Value("question"),
+		Options:          parseOptions(b.Value("options")),
+		Proposed:         b.Value("proposed"),
+		SLA:              b.Value("sla"),
+		RaisedAt:         b.Value("raised_at"),
+		AnsweredAt:       b.Value("answered_at"),
+		AnsweredBy:       b.Value("answered_by"),
+		Auto:             b.Value("auto"),
+		Breakpoint:       b.Value("breakpoint"),
+		Route:            b.Value("route"),
+		BlockingSlices:   b.Value("blocking_slices"),
+		Supersedes:       b.Value("supersedes"),
+		PreviousFeedback: b.Value("previous_feedback"),
+		RemindedAt:       b.Value("reminded_at"),
+		Line:             b.Line(),
+	}
+	if v, ok := b.Get("answer"); ok {
+		q.Answer = &v
+	}
+	q.Choice = intField(b, "choice")
+	q.Attempt = intField(b, "attempt")
+	if v := strings.TrimSpace(b.Value("provisional")); v != "" && v != "0" && v != "false" {
+		q.Provisional = true
+	}
+	for _, t := range strings.Split(b.Value("tags"), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			q.Tags = append(q.Tags, t)
+		}
+	}
+	q.Overdue = q.overdue(now)
+	return q
+}
+
+func intField(b *mdstore.Block, key string) *int {
+	v, ok := b.Get(key)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+// parseOptions returns the option texts of an "options" value, without their
+// numbers. A line that does not start with a number continues the option
+// before it.
+func parseOptions(v string) []string {
+	out := []string{}
+	for _, l := range strings.Split(v, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if loc := optionNumber.FindStringIndex(l); loc != nil || len(out) == 0 {
+			if loc != nil {
+				l = l[loc[1]:]
+			}
+			out = append(out, strings.TrimSpace(l))
+			continue
+		}
+		out[len(out)-1] += " " + strings.TrimSpace(l)
+	}
+	return out
+}
+
+const recommended = " (Recommended)"
+
+// optionTitle is an option's text up to its rationale (" — …"), without the
+// "(Recommended)" mark: what an answer that picks the option records.
+func optionTitle(opt string) string {
+	title, _, _ := strings.Cut(opt, " — ")
+	return strings.TrimSpace(strings.Replace(title, recommended, "", 1))
+}
+
+// SLA returns the question's SLA as a duration; ok is false for "none" or an
+// SLA that does not parse.
+func (q Question) slaDuration() (time.Duration, bool) {
+	return parseSLA(q.SLA)
+}
+
+var slaRE = regexp.MustCompile(`^([0-9]+)([smhd])$`)
+
+// parseSLA reads "15m", "4h", "24h", "2d"; "none" and "" are no SLA.
+func parseSLA(s string) (time.Duration, bool) {
+	m := slaRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(m[1])
+	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[m[2]]
+	return time.Duration(n) * unit, n > 0
+}
+
+func validSLA(s string) bool {
+	_, ok := parseSLA(s)
+	return ok || s == "none"
+}
+
+func (q Question) raisedTime() (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339, q.RaisedAt)
+	return t, err == nil
+}
+
+// overdue: open, with an SLA, and raised longer ago than it.
+func (q Question) overdue(now time.Time) bool {
+	if q.Status != StatusOpen {
+		return false
+	}
+	sla, ok := q.slaDuration()
+	raised, ok2 := q.raisedTime()
+	return ok && ok2 && now.Sub(raised) > sla
+}
+
+// Age is how long ago the question was raised, rounded for people.
+func (q Question) Age(now time.Time) string {
+	raised, ok := q.raisedTime()
+	if !ok {
+		return "?"
+	}
+	d := now.Sub(raised)
+	switch {
+	case d < time.Minute:
+		return "<1m"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	default:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+}
+
+// Render is the option set as a person sees it (questions show).
+func (q Question) Render() string {
+	var b strings.Builder
+	head := "Slice " + q.Slice
+	if q.Slice == "" {
+		head = "Question " + q.QID
+	}
+	sla := q.SLA
+	if sla == "" {
+		sla = "none"
+	}
+	b.WriteString(head + " — HITL (" + q.Gate + ", SLA " + sla + "). " + oneLine(q.Question) + "\n")
+	for i, o := range q.Options {
+		mark := "  "
+		if i == 0 {
+			mark = "▸ "
+		}
+		b.WriteString(mark + strconv.Itoa(i+1) + ". " + o + "\n")
+	}
+	if q.Status == StatusOpen {
+		b.WriteString("resolve: devrites-engine state resolve " + q.QID + " \"<answer>\"\n")
+	} else {
+		b.WriteString("status: " + q.Status)
+		if q.Answer != nil {
+			b.WriteString(" — " + oneLine(*q.Answer))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

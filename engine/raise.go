@@ -1,0 +1,300 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// RaiseRequest is a HITL checkpoint as an agent asks it. The JSON names are
+// those of `question raise --input`.
+type RaiseRequest struct {
+	Slice          string   `json:"slice"`
+	Gate           string   `json:"gate"`
+	Question       string   `json:"question"`
+	Options        []string `json:"options"`
+	Proposed       string   `json:"proposed"`
+	SLA            string   `json:"sla"`
+	Route          string   `json:"route"`
+	Tags           []string `json:"tags"`
+	Breakpoint     string   `json:"breakpoint"`
+	BlockingSlices string   `json:"blocking_slices"`
+	// Answered and Choice record a question already answered interactively.
+	Answered string `json:"answered"`
+	Choice   int    `json:"choice"`
+}
+
+// RaiseResult is the outcome of a raise.
+type RaiseResult struct {
+	QID      string   `json:"qid"`
+	Outcome  string   `json:"outcome"`
+	Question Question `json:"question"`
+	Decision Decision `json:"decision"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// defaultSLA by gate.
+var defaultSLA = map[string]string{"advisory": "none", "validating": "4h", "blocking": "15m", "escalating": "24h"}
+
+const escapeHatch = "Something else — I'll describe it"
+
+// prepare validates the request and fills what tasks.md and the defaults give.
+func (r *RaiseRequest) prepare(tasks []byte) error {
+	if r.Slice != "" {
+		if s, ok := findSlice(tasks, r.Slice); ok {
+			if isSliceRef(r.Slice) {
+				r.Slice = s.Label()
+			}
+			if r.Gate == "" {
+				r.Gate = s.Gate
+			}
+			if r.SLA == "" && s.SLA != "" {
+				r.SLA = s.SLA
+			}
+			if r.Question == "" {
+				r.Question = s.Checkpoint
+			}
+		}
+	}
+	texts := []struct {
+		name string
+		v    *string
+	}{{"--slice", &r.Slice}, {"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--route", &r.Route},
+		{"--breakpoint", &r.Breakpoint}, {"--blocking-slices", &r.BlockingSlices}, {"--answered", &r.Answered}}
+	for _, t := range texts {
+		v, err := cleanText(t.name, *t.v)
+		if err != nil {
+			return err
+		}
+		*t.v = v
+	}
+	if blank(r.Question) {
+		return mdstore.WithHint(fmt.Errorf("no question text: %w", ErrBadArgs),
+			"pass --question, or --slice naming a tasks.md slice with a Checkpoint")
+	}
+	r.Gate = strings.ToLower(strings.TrimSpace(r.Gate))
+	if r.Gate == "" {
+		return mdstore.WithHint(fmt.Errorf("no gate: %w", ErrBadArgs), "pass --gate advisory|validating|blocking|escalating")
+	}
+	if !validGate(r.Gate) {
+		return mdstore.WithHint(fmt.Errorf("unknown gate %q: %w", r.Gate, ErrBadArgs), "use one of advisory, validating, blocking, escalating")
+	}
+	if r.Gate == "escalating" && blank(r.Route) {
+		return mdstore.WithHint(fmt.Errorf("an escalating gate needs --route: %w", ErrBadArgs), "name who it escalates to, e.g. --route security-oncall")
+	}
+	if r.SLA == "" {
+		r.SLA = defaultSLA[r.Gate]
+	}
+	if !validSLA(r.SLA) {
+		return mdstore.WithHint(fmt.Errorf("SLA %q: %w", r.SLA, ErrBadArgs), "use none or a number with s, m, h or d: 15m, 4h, 24h")
+	}
+	if err := r.prepareOptions(); err != nil {
+		return err
+	}
+	for _, t := range r.Tags {
+		if blank(t) || strings.ContainsAny(t, ",\n") {
+			return fmt.Errorf("tag %q: %w", t, ErrBadArgs)
+		}
+	}
+	if r.Proposed == "" {
+		r.Proposed = optionTitle(r.Options[0])
+	}
+	if r.Breakpoint == "" {
+		r.Breakpoint = deriveBreakpoint(r.Slice, r.Gate)
+	}
+	if r.Choice != 0 && (r.Choice < 1 || r.Choice > len(r.Options)) {
+		return fmt.Errorf("--choice %d: there are %d options: %w", r.Choice, len(r.Options), ErrBadArgs)
+	}
+	if r.Answered != "" && blank(r.Answered) {
+		return fmt.Errorf("--answered is blank: %w", ErrBadArgs)
+	}
+	return nil
+}
+
+func (r *RaiseRequest) prepareOptions() error {
+	var given []string
+	hatch := escapeHatch
+	for i, o := range r.Options {
+		o, err := cleanText("--option", o)
+		if err != nil {
+			return err
+		}
+		o = strings.TrimSpace(optionNumber.ReplaceAllString(o, ""))
+		if o == "" {
+			return fmt.Errorf("option %d is empty: %w", i+1, ErrBadArgs)
+		}
+		if strings.Contains(o, "\n") {
+			return mdstore.WithHint(fmt.Errorf("option %d has a line break: %w", i+1, ErrBadArgs),
+				"an option is one line: \"title — trade-offs\"")
+		}
+		if strings.HasPrefix(strings.ToLower(o), "something else") {
+			hatch = o
+			continue
+		}
+		given = append(given, o)
+	}
+	if len(given) < 1 || len(given) > 3 {
+		return mdstore.WithHint(fmt.Errorf("%d options given: %w", len(given), ErrBadArgs),
+			"give 1 to 3 --option, recommended first; the engine adds \""+escapeHatch+"\"")
+	}
+	if !strings.Contains(given[0], "(Recommended)") {
+		title, rest, found := strings.Cut(given[0], " — ")
+		given[0] = strings.TrimSpace(title) + recommended
+		if found {
+			given[0] += " — " + rest
+		}
+	}
+	r.Options = append(given, hatch)
+	return nil
+}
+
+func isSliceRef(s string) bool {
+	m := sliceRef.FindStringSubmatch(strings.TrimSpace(s))
+	return m != nil && len(strings.TrimSpace(sliceRef.ReplaceAllString(strings.TrimSpace(s), ""))) == 0
+}
+
+// deriveBreakpoint names the checkpoint when the agent does not: the slice's
+// number or name and the gate, e.g. "slice-3.blocking".
+func deriveBreakpoint(slice, gate string) string {
+	id := slice
+	if m := sliceRef.FindStringSubmatch(strings.TrimSpace(slice)); m != nil {
+		id = m[1]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(id) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return gate
+	}
+	return "slice-" + s + "." + gate
+}
+
+// Raise is the HITL checkpoint: in one locked transaction it allocates the
+// qid, appends the question and rewrites state.md; then, with the lock
+// released, it fires the notify hook when the outcome asks a person.
+func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseResult, error) {
+	tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
+	if err := r.prepare(tasks); err != nil {
+		return nil, err
+	}
+	res := &RaiseResult{Warnings: append([]string(nil), e.AFK.Warnings...)}
+	err := e.transact(ctx, func(f *files) error {
+		history := e.questions(f.questions)
+		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
+		if r.Answered == "" && r.Choice == 0 {
+			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history})
+		}
+		if d.Outcome == Paused {
+			if awaited := f.state.AwaitingQID(); awaited != "" {
+				if b := f.questions.Find(awaited); b != nil && b.Value("status") == StatusOpen {
+					return mdstore.WithHint(fmt.Errorf("%s is still awaiting a human: %w", awaited, ErrPaused),
+						"one question per pause: resolve it first (devrites-engine state resolve "+awaited+" \"<answer>\"), or re-slice")
+				}
+			}
+		}
+		id := qid.Next(qids(f.questions), qid.Date(e.Now()))
+		now := e.timestamp()
+		kvs := []mdstore.KV{
+			{Key: "status", Value: StatusOpen},
+			{Key: "slice", Value: r.Slice},
+			{Key: "gate", Value: r.Gate},
+			{Key: "question", Value: r.Question},
+			{Key: "options", Value: numbered(r.Options)},
+			{Key: "proposed", Value: r.Proposed},
+			{Key: "sla", Value: r.SLA},
+			{Key: "raised_at", Value: now},
+		}
+		opt := func(k, v string) {
+			if v != "" {
+				kvs = append(kvs, mdstore.KV{Key: k, Value: v})
+			}
+		}
+		opt("tags", strings.Join(r.Tags, ", "))
+		opt("breakpoint", r.Breakpoint)
+		opt("route", r.Route)
+		opt("blocking_slices", r.BlockingSlices)
+		if prev := lastOfBreakpoint(history, r.Breakpoint); prev != nil && prev.Status == StatusRejected {
+			attempt := 2
+			if prev.Attempt != nil {
+				attempt = *prev.Attempt + 1
+			}
+			opt("supersedes", prev.QID)
+			opt("attempt", strconv.Itoa(attempt))
+			if prev.Answer != nil {
+				opt("previous_feedback", *prev.Answer)
+			}
+		}
+		if d.Outcome == Provisional {
+			opt("provisional", "1")
+		}
+		f.questions.Append(id, kvs...)
+		phase, _ := f.state.Get("phase")
+		switch d.Outcome {
+		case Paused:
+			f.state.Set("status", "awaiting_human")
+			if r.Slice != "" {
+				f.state.Set("active_slice", r.Slice)
+			}
+			if _, ok := f.state.Get("slice_mode"); ok {
+				f.state.Set("slice_mode", "HITL")
+			}
+			f.state.Set("next_action", expand(e.Templates.Resume, id, phase, r.Slice))
+			aw := []mdstore.KV{{Key: "question_id", Value: id}, {Key: "gate", Value: r.Gate},
+				{Key: "question", Value: r.Question}, {Key: "proposed", Value: r.Proposed}, {Key: "raised_at", Value: now}}
+			if r.BlockingSlices != "" {
+				aw = append(aw, mdstore.KV{Key: "blocking_slices", Value: r.BlockingSlices})
+			}
+			f.state.SetAwaiting(aw...)
+			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+")"))
+		case Provisional:
+			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
+		case AutoPicked:
+			if err := e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name); err != nil {
+				return err
+			}
+			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
+		case Recorded:
+			if err := e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, ""); err != nil {
+				return err
+			}
+			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))
+		}
+		res.QID, res.Outcome, res.Decision = id, d.Outcome, d
+		res.Question = fromBlock(f.questions.Find(id), e.Now())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Outcome == Paused || res.Outcome == Provisional {
+		res.Warnings = append(res.Warnings, e.fire(ctx, "raised", res.Question)...)
+	}
+	return res, nil
+}
+
+func numbered(opts []string) string {
+	var b strings.Builder
+	for i, o := range opts {
+		b.WriteString(strconv.Itoa(i+1) + ". " + o + "\n")
+	}
+	return b.String()
+}
+
+func lastOfBreakpoint(history []Question, bp string) *Question {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Breakpoint == bp {
+			return &history[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// StateView is what `state show` reports.
+type StateView struct {
+	Workspace string            `json:"workspace"`
+	Slug      string            `json:"slug"`
+	Schema    int               `json:"schema"`
+	Encoding  string            `json:"encoding"`
+	Cursor    map[string]string `json:"cursor"`
+	CursorKey []string          `json:"-"` // cursor keys in file order
+	Awaiting  map[string]string `json:"awaiting"`
+	Open      []Question        `json:"open"`
+}
+
+// Show reads the cursor, the awaited question and the open questions.
+func (e *Engine) Show() (*StateView, error) {
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	schema, _ := f.state.Schema()
+	v := &StateView{Workspace: e.WS.Dir, Slug: e.WS.Slug, Schema: schema, Encoding: f.state.Encoding(),
+		Cursor: map[string]string{}, Open: []Question{}}
+	for _, en := range f.state.Cursor() {
+		if _, dup := v.Cursor[en.Canon]; !dup {
+			v.CursorKey = append(v.CursorKey, en.Canon)
+		}
+		v.Cursor[en.Canon] = en.Value
+	}
+	if aw := f.state.Awaiting(); aw != nil {
+		v.Awaiting = map[string]string{}
+		for _, en := range aw {
+			v.Awaiting[en.Canon] = en.Value
+		}
+	}
+	for _, q := range e.questions(f.questions) {
+		if q.Status == StatusOpen {
+			v.Open = append(v.Open, q)
+		}
+	}
+	return v, nil
+}
+
+// List returns the questions with the status ("all" for every one).
+func (e *Engine) List(status string) ([]Question, error) {
+	switch status {
+	case "", "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
+	default:
+		return nil, mdstore.WithHint(fmt.Errorf("--status %q: %w", status, ErrBadArgs), "use one of open, answered, dropped, rejected, all")
+	}
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	out := []Question{}
+	for _, q := range e.questions(f.questions) {
+		if status == "" || status == "all" || q.Status == status {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// Get returns one question.
+func (e *Engine) Get(id string) (Question, error) {
+	if err := checkQID(id); err != nil {
+		return Question{}, err
+	}
+	f, err := e.read()
+	if err != nil {
+		return Question{}, err
+	}
+	b := f.questions.Find(id)
+	if b == nil {
+		return Question{}, unknownQID(id)
+	}
+	return fromBlock(b, e.Now()), nil
+}
+
+func checkQID(id string) error {
+	if _, err := qid.Parse(id); err != nil {
+		return fmt.Errorf("%v: %w", err, ErrBadArgs)
+	}
+	return nil
+}
+
+func unknownQID(id string) error {
+	return mdstore.WithHint(fmt.Errorf("%s: %w", id, ErrUnknownQID), "list the questions: devrites-engine questions list --status all")
+}
+
+// NextQID is the id the next raise would get. It takes the lock briefly so
+// that it does not read a half-finished allocation of another process.
+func (e *Engine) NextQID(ctx context.Context) (string, error) {
+	var next string
+	err := e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
+		b, _, err := tx.ReadOptional(mdstore.QuestionsFile)
+		if err != nil {
+			return err
+		}
+		next = qid.Next(qids(mdstore.ParseQuestions(b)), qid.Date(e.Now()))
+		return nil
+	})
+	return next, err
+}
+
+func qids(qs *mdstore.Questions) []string {
+	out := make([]string, 0, len(qs.Blocks()))
+	for _, b := range qs.Blocks() {
+		out = append(out, b.QID)
+	}
+	return out
+}
+
+// CheckResult is the verdict of `state check`.
+type CheckResult struct {
+	Proceed bool       `json:"proceed"`
+	Status  string     `json:"status"`
+	Reason  string     `json:"reason"`
+	Open    []Question `json:"open,omitempty"`
+}
+
+// Check says whether the agent may proceed: not while state.md is awaiting a
+// human or blocked, and with seal, not while any question is open.
+func (e *Engine) Check(seal bool) (*CheckResult, error) {
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	status, _ := f.state.Get("status")
+	r := &CheckResult{Proceed: true, Status: status, Reason: "status " + status + ": proceed"}
+	switch status {
+	case "awaiting_human":
+		r.Proceed = false
+		r.Reason = "awaiting a human"
+		if q := f.state.AwaitingQID(); q != "" {
+			r.Reason += " on " + q
+		}
+		if na, ok := f.state.Get("next_action"); ok && na != "" {
+			r.Reason += "; next: " + na
+		}
+	case "blocked":
+		r.Proceed = false
+		reason, _ := f.state.Get("stop_reason")
+		r.Reason = "blocked: " + reason
+		if na, ok := f.state.Get("next_action"); ok && na != "" {
+			r.Reason += "; resume: " + na
+		}
+	case "running", "":
+	default:
+		return nil, mdstore.WithHint(fmt.Errorf("%s: status %q is not running, awaiting_human or blocked: %w",
+			e.WS.Path(mdstore.StateFile), status, ErrMalformed), "run: devrites-engine doctor")
+	}
+	if seal && r.Proceed {
+		for _, q := range e.questions(f.questions) {
+			if q.Status == StatusOpen {
+				r.Open = append(r.Open, q)
+			}
+		}
+		if len(r.Open) > 0 {
+			r.Proceed = false
+			ids := make([]string, len(r.Open))
+			for i, q := range r.Open {
+				ids[i] = q.QID
+			}
+			r.Reason = "seal: questions still open: " + strings.Join(ids, ", ")
+		}
+	}
+	return r, nil
+}
+
+// StopRequest is a cold-resumable stop.
+type StopRequest struct {
+	Status, Reason, Resume string
+}
+
+// Stop records a stop: status, its exact reason, one resume action, a Log line.
+func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
+	switch r.Status {
+	case "blocked", "awaiting_human", "running":
+	default:
+		return mdstore.WithHint(fmt.Errorf("--status %q: %w", r.Status, ErrBadArgs), "use one of blocked, awaiting_human, running")
+	}
+	for _, p := range []struct{ name, v string }{{"--reason", r.Reason}, {"--resume", r.Resume}} {
+		if blank(p.v) {
+			return fmt.Errorf("%s is empty: %w", p.name, ErrBadArgs)
+		}
+		if strings.ContainsAny(p.v, "\r\n") {
+			return mdstore.WithHint(fmt.Errorf("%s has a line break: %w", p.name, ErrBadArgs), "state.md keeps one line per key; put longer text in a question or the decision log")
+		}
+		if _, err := cleanText(p.name, p.v); err != nil {
+			return err
+		}
+	}
+	return e.transact(ctx, func(f *files) error {
+		f.state.Set("status", r.Status)
+		f.state.Set("stop_reason", r.Reason)
+		f.state.Set("next_action", r.Resume)
+		f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
+		return nil
+	})
+}
+
+// logLine is "<timestamp> <phase>: <text>".
+func (e *Engine) logLine(s *mdstore.State, text string) string {
+	phase, _ := s.Get("phase")
+	if phase == "" {
+		phase = "engine"
+	}
+	return e.timestamp() + " " + phase + ": " + text
+}

@@ -1,0 +1,31 @@
+// Package mdstore finds a DevRites workspace, parses and edits state.md and
+// questions.md, and runs every read-change-write of them under one lock.
+//
+// Parsing. One parser per file. A line-level scanner finds question blocks,
+// fields, table rows and bullets; goldmark decides, by CommonMark's rules,
+// which lines are inside fenced code, and those lines are never read as
+// headings, fields or keys. Only ATX headings count ("## Title"); setext
+// underlines do not, so a "---" line cannot turn fields into a heading.
+// In questions.md the indented lines of a block scalar ("key: |") are data:
+// they are hidden from goldmark, so a "```" inside an answer cannot open a
+// fence that would swallow the questions after it.
+//
+// Editing. Files are kept as lines with their own endings. Edits replace
+// whole lines or a value's span within a line; everything else keeps its
+// bytes: a UTF-8 BOM, CRLF endings, blank lines, a missing final newline.
+// Parsing a file and writing it back unchanged gives identical bytes.
+//
+// Transactions. Workspace.Transact takes an exclusive flock on .lock (a file
+// that is never deleted: the data files are replaced by rename, so a lock on
+// them would guard nothing), reads, lets the caller change, re-reads each file
+// about to be written and starts again if a writer that ignores the lock
+// changed it, then writes questions.md, state.md and decisions.md in that
+// order, each atomically.
+//
+// Limits. Atomic replacement relies on rename(2) being atomic, which holds on
+// local file systems but not on NFS with several clients. Between the re-read
+// and the rename there is still a window of microseconds in which an editor
+// that ignores the lock can lose its change. A crash between two files of a
+// transaction leaves the later ones as they were; re-running the command or
+// `doctor --fix` completes it.
+package mdstore

@@ -1,0 +1,199 @@
+package mdstore
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Field values in questions.md are YAML-style: "key: value" on one line, or a
+// block scalar ("key: |", "key: |-", "key: |+", optionally with an indentation
+// digit) followed by indented lines. The older form, a key with an empty value
+// followed by indented lines, is read as well. The engine writes every value
+// that a single line cannot carry exactly as a block scalar indented by two
+// spaces, so text never starts a column-0 line.
+
+// NormKey reduces a key to lower-case letters and digits, the form in which
+// keys are compared: "Next step", "next_step" and "NEXT-STEP" are one key.
+func NormKey(k string) string {
+	var b strings.Builder
+	for _, r := range k {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// fieldLine splits a column-0 "key: value" line. Keys start with a letter and
+// hold letters, digits, spaces, '_' and '-'.
+func fieldLine(s string) (key, value string, ok bool) {
+	if s == "" || !isASCIILetter(s[0]) {
+		return "", "", false
+	}
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(isASCIILetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ' ') {
+			return "", "", false
+		}
+	}
+	rest := s[i+1:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", "", false // "http://…" or "a:b" is not a field
+	}
+	return strings.TrimRight(s[:i], " "), strings.TrimSpace(rest), true
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// scalarHeader parses a block scalar indicator such as "|", "|-", "|+", "|2-".
+func scalarHeader(v string) (chomp byte, indent int, ok bool) {
+	if v == "" || v[0] != '|' {
+		return 0, 0, false
+	}
+	for _, c := range []byte(v[1:]) {
+		switch {
+		case (c == '-' || c == '+') && chomp == 0:
+			chomp = c
+		case c >= '1' && c <= '9' && indent == 0:
+			indent = int(c - '0')
+		default:
+			return 0, 0, false
+		}
+	}
+	return chomp, indent, true
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+func isIndented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }
+
+// continuation returns the end (exclusive) of the indented lines that follow a
+// field line at i: lines that are blank or start with a space or tab. Trailing
+// empty lines are not included: they separate the field from what follows.
+func continuation(lines []line, i int) int {
+	end := i + 1
+	last := i + 1
+	for end < len(lines) {
+		t := lines[end].text
+		if t != "" && !isIndented(t) {
+			break
+		}
+		end++
+		if t != "" {
+			last = end
+		}
+	}
+	return last
+}
+
+// decodeBlock turns the lines of a block scalar (or of the older form) into
+// its value.
+func decodeBlock(header string, body []line) string {
+	chomp, indent, isScalar := scalarHeader(header)
+	if indent == 0 {
+		for _, l := range body {
+			if !isBlank(l.text) {
+				indent = len(l.text) - len(strings.TrimLeft(l.text, " \t"))
+				break
+			}
+		}
+	}
+	parts := make([]string, len(body))
+	for i, l := range body {
+		t := l.text
+		if len(t) >= indent && strings.TrimLeft(t[:indent], " \t") == "" {
+			parts[i] = t[indent:]
+		} else {
+			parts[i] = strings.TrimLeft(t, " \t")
+		}
+	}
+	if !isScalar {
+		// The older form: trailing blank lines dropped, no final newline.
+		for len(parts) > 0 && isBlank(parts[len(parts)-1]) {
+			parts = parts[:len(parts)-1]
+		}
+		return strings.Join(parts, "\n")
+	}
+	if chomp == '+' {
+		return strings.Join(parts, "\n") + "\n"
+	}
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	v := strings.Join(parts, "\n")
+	if chomp == 0 && len(parts) > 0 {
+		v += "\n"
+	}
+	return v
+}
+
+// encodeField renders key and value as the texts of the lines that carry them.
+func encodeField(key, value string) []string {
+	if fitsOneLine(value) {
+		if value == "" {
+			return []string{key + ":"}
+		}
+		return []string{key + ": " + value}
+	}
+	body := value
+	header := "|"
+	switch {
+	case !strings.HasSuffix(value, "\n"):
+		header = "|-"
+	case strings.HasSuffix(value, "\n\n") || value == "\n":
+		header = "|+"
+		body = value[:len(value)-1]
+	default:
+		body = value[:len(value)-1]
+	}
+	parts := strings.Split(body, "\n")
+	if parts[0] != "" && (parts[0][0] == ' ' || parts[0][0] == '\t') || firstNonEmptyIndented(parts) {
+		header = "|2" + header[1:]
+	}
+	out := make([]string, 0, len(parts)+1)
+	out = append(out, key+": "+header)
+	for i, p := range parts {
+		switch {
+		case p != "":
+			out = append(out, "  "+p)
+		case header[len(header)-1] == '+' && allEmpty(parts[i:]):
+			out = append(out, "  ") // kept trailing lines must not look like separators
+		default:
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+func firstNonEmptyIndented(parts []string) bool {
+	for _, p := range parts {
+		if p != "" {
+			return p[0] == ' ' || p[0] == '\t'
+		}
+	}
+	return false
+}
+
+func allEmpty(parts []string) bool {
+	for _, p := range parts {
+		if p != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// fitsOneLine reports whether value survives a "key: value" line exactly.
+func fitsOneLine(v string) bool {
+	if strings.ContainsAny(v, "\n\r") || strings.TrimSpace(v) != v {
+		return false
+	}
+	if _, _, ok := scalarHeader(v); ok {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package mdstore
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// line is one line of a file: its text without the line ending, and the ending
+// itself ("\n", "\r\n", or "" for a last line without one).
+type line struct {
+	text string
+	eol  string
+}
+
+// doc is a file split into lines so that edits can replace whole lines and
+// leave every other byte as it was.
+type doc struct {
+	bom   bool
+	lines []line
+	nl    string // line ending for new lines: the file's first ending, else "\n"
+}
+
+const utf8BOM = "\ufeff"
+
+func splitDoc(b []byte) doc {
+	s := string(b)
+	d := doc{nl: "\n"}
+	if strings.HasPrefix(s, utf8BOM) {
+		d.bom = true
+		s = s[len(utf8BOM):]
+	}
+	first := true
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			d.lines = append(d.lines, line{text: s})
+			break
+		}
+		l := line{text: s[:i], eol: "\n"}
+		if strings.HasSuffix(l.text, "\r") {
+			l.text, l.eol = l.text[:len(l.text)-1], "\r\n"
+		}
+		if first {
+			d.nl, first = l.eol, false
+		}
+		d.lines = append(d.lines, l)
+		s = s[i+1:]
+	}
+	return d
+}
+
+func (d *doc) bytes() []byte {
+	n := 0
+	for _, l := range d.lines {
+		n += len(l.text) + len(l.eol)
+	}
+	var b bytes.Buffer
+	b.Grow(n + len(utf8BOM))
+	if d.bom {
+		b.WriteString(utf8BOM)
+	}
+	for _, l := range d.lines {
+		b.WriteString(l.text)
+		b.WriteString(l.eol)
+	}
+	return b.Bytes()
+}
+
+// newLines turns texts into lines ending with the file's line ending.
+func (d *doc) newLines(texts ...string) []line {
+	out := make([]line, len(texts))
+	for i, t := range texts {
+		out[i] = line{text: t, eol: d.nl}
+	}
+	return out
+}
+
+// splice replaces lines [from, to) with repl. Inserting after a last line that
+// has no line ending gives that line one and moves the absence to the new end,
+// so a file without a final newline keeps lacking it.
+func (d *doc) splice(from, to int, repl []line) {
+	atEnd := to == len(d.lines)
+	missingEOL := len(d.lines) > 0 && d.lines[len(d.lines)-1].eol == ""
+	if atEnd && from > 0 && from == len(d.lines) && missingEOL {
+		d.lines[from-1].eol = d.nl
+	}
+	out := make([]line, 0, len(d.lines)-(to-from)+len(repl))
+	out = append(out, d.lines[:from]...)
+	out = append(out, repl...)
+	out = append(out, d.lines[to:]...)
+	d.lines = out
+	if atEnd && missingEOL && len(d.lines) > 0 {
+		d.lines[len(d.lines)-1].eol = ""
+	}
+}
+
+// headingLevel returns the level of an ATX heading (1 to 6), or 0 when the
+// line is not one. Setext headings are not recognised: a "---" line under a
+// field would otherwise turn the field into a heading.
+func headingLevel(s string) int {
+	i := 0
+	for i < 3 && i < len(s) && s[i] == ' ' {
+		i++
+	}
+	n := 0
+	for i+n < len(s) && s[i+n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 {
+		return 0
+	}
+	if rest := s[i+n:]; rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return 0
+	}
+	return n
+}
+
+// headingTitle returns the text of an ATX heading without its marks.
+func headingTitle(s string) string {
+	s = strings.TrimLeft(strings.TrimSpace(s), "#")
+	s = strings.TrimSpace(s)
+	return strings.TrimSpace(strings.TrimRight(s, "#"))
+}
+
+// fenced reports, for each line, whether it is content of a fenced code block,
+// by CommonMark's rules as goldmark implements them. Lines marked opaque are
+// blanked before parsing: they hold field values, which are data and can never
+// open or close a fence.
+func (d *doc) fenced(opaque []bool) []bool {
+	mask := make([]bool, len(d.lines))
+	var src bytes.Buffer
+	starts := make([]int, len(d.lines))
+	hasFence := false
+	for i, l := range d.lines {
+		starts[i] = src.Len()
+		if opaque != nil && opaque[i] {
+			src.WriteByte('\n')
+			continue
+		}
+		if !hasFence && (strings.Contains(l.text, "```") || strings.Contains(l.text, "~~~")) {
+			hasFence = true
+		}
+		src.WriteString(l.text)
+		src.WriteByte('\n')
+	}
+	if !hasFence {
+		return mask
+	}
+	source := src.Bytes()
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	)
+	root := p.Parse(text.NewReader(source))
+	lineAt := func(off int) int {
+		lo, hi := 0, len(starts)-1
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if starts[mid] <= off {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		return lo
+	}
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if fc, ok := n.(*ast.FencedCodeBlock); ok {
+			segs := fc.Lines()
+			for i := 0; i < segs.Len(); i++ {
+				mask[lineAt(segs.At(i).Start)] = true
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return mask
+}

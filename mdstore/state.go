@@ -1,0 +1,419 @@
+package mdstore
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Encoding names the two forms of state.md.
+const (
+	Table   = "table"   // schema 3: "## Cursor" with a Key | Value table
+	Bullets = "bullets" // schema 2 and hand-written: "- Status: …" lines
+)
+
+// State is a parsed state.md.
+type State struct {
+	d        doc
+	encoding string
+	sections []section
+	cursor   []Entry
+	awaiting []Entry
+}
+
+type section struct {
+	norm      string // normalized title
+	head, end int    // heading line; first line after the section
+}
+
+// Entry is one key and value of the cursor or the awaiting section.
+type Entry struct {
+	Key   string // as written
+	Canon string // canonical key: "next_action" for "Next step"
+	Value string
+	line  int
+	vs    int // value span within the line text
+	ve    int
+	cell  [2]int // the whole cell between its pipes, for table rows
+	table bool
+}
+
+// Line is the entry's 1-based line number.
+func (e Entry) Line() int { return e.line + 1 }
+
+var aliases = map[string]string{
+	"nextstep":         "next_action",
+	"qid":              "question_id",
+	"activeslice":      "active_slice",
+	"slicemode":        "slice_mode",
+	"nextaction":       "next_action",
+	"questionid":       "question_id",
+	"stopreason":       "stop_reason",
+	"returnnextaction": "return_next_action",
+	"raisedat":         "raised_at",
+	"blockingslices":   "blocking_slices",
+}
+
+// Canon returns the canonical name of a state.md key: "Next step" and
+// "next_action" are both "next_action".
+func Canon(key string) string {
+	n := NormKey(key)
+	if c, ok := aliases[n]; ok {
+		return c
+	}
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(key) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			under = false
+		} else {
+			under = true
+		}
+	}
+	return b.String()
+}
+
+// bulletNames are the names the bullet form uses for keys it writes.
+var bulletNames = map[string]string{
+	"next_action": "Next step",
+	"question_id": "qid",
+}
+
+func bulletName(canon string, cursor bool) string {
+	if n, ok := bulletNames[canon]; ok && (cursor || canon == "question_id") {
+		return n
+	}
+	if !cursor {
+		return canon
+	}
+	s := strings.ReplaceAll(canon, "_", " ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// ParseState parses state.md. It never fails; Schema reports a schema the
+// engine must refuse.
+func ParseState(b []byte) *State {
+	s := &State{d: splitDoc(b)}
+	s.index()
+	return s
+}
+
+func (s *State) index() {
+	lines := s.d.lines
+	fenced := s.d.fenced(nil)
+	s.sections = s.sections[:0]
+	s.cursor, s.awaiting = nil, nil
+	firstSection := len(lines)
+	for i, l := range lines {
+		if fenced[i] {
+			continue
+		}
+		switch headingLevel(l.text) {
+		case 1:
+			if n := len(s.sections); n > 0 && s.sections[n-1].end == -1 {
+				s.sections[n-1].end = i
+			}
+		case 2:
+			if n := len(s.sections); n > 0 && s.sections[n-1].end == -1 {
+				s.sections[n-1].end = i
+			}
+			if firstSection == len(lines) {
+				firstSection = i
+			}
+			s.sections = append(s.sections, section{norm: NormKey(headingTitle(l.text)), head: i, end: -1})
+		}
+	}
+	if n := len(s.sections); n > 0 && s.sections[n-1].end == -1 {
+		s.sections[n-1].end = len(lines)
+	}
+	if c := s.section("cursor"); c != nil {
+		s.encoding = Table
+		s.cursor = s.entries(c.head+1, c.end, fenced)
+	} else {
+		s.encoding = Bullets
+		s.cursor = s.entries(0, firstSection, fenced)
+	}
+	if a := s.section("awaitinghuman"); a != nil {
+		s.awaiting = s.entries(a.head+1, a.end, fenced)
+		if s.awaiting == nil {
+			s.awaiting = []Entry{}
+		}
+	}
+}
+
+func (s *State) section(norm string) *section {
+	for i := range s.sections {
+		if s.sections[i].norm == norm {
+			return &s.sections[i]
+		}
+	}
+	return nil
+}
+
+// entries reads table rows and "- key: value" bullets in lines [from, to).
+func (s *State) entries(from, to int, fenced []bool) []Entry {
+	var out []Entry
+	rowInTable := 0
+	for i := from; i < to; i++ {
+		if fenced[i] {
+			rowInTable = 0
+			continue
+		}
+		t := s.d.lines[i].text
+		if strings.HasPrefix(strings.TrimLeft(t, " "), "|") {
+			rowInTable++
+			if rowInTable <= 2 { // header and delimiter rows
+				continue
+			}
+			cells, raw := splitRow(t)
+			if len(cells) < 2 {
+				continue
+			}
+			key := unescapeCell(t[cells[0][0]:cells[0][1]])
+			out = append(out, Entry{Key: key, Canon: Canon(key), Value: unescapeCell(t[cells[1][0]:cells[1][1]]),
+				line: i, vs: cells[1][0], ve: cells[1][1], cell: raw[1], table: true})
+			continue
+		}
+		rowInTable = 0
+		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+			body := strings.TrimLeft(t[1:], " ")
+			off := len(t) - len(body)
+			key, value, ok := fieldLine(body)
+			if !ok {
+				continue
+			}
+			vs := off + strings.IndexByte(body, ':') + 1
+			for vs < len(t) && (t[vs] == ' ' || t[vs] == '\t') {
+				vs++
+			}
+			out = append(out, Entry{Key: key, Canon: Canon(key), Value: value, line: i, vs: vs, ve: vs + len(value)})
+		}
+	}
+	return out
+}
+
+// splitRow returns the trimmed content spans of a table row's cells, and the
+// raw spans between the pipes.
+func splitRow(t string) (cells, raw [][2]int) {
+	start := strings.IndexByte(t, '|') + 1
+	for i := start; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '|':
+			cells = append(cells, trimSpan(t, start, i))
+			raw = append(raw, [2]int{start, i})
+			start = i + 1
+		}
+	}
+	if strings.TrimSpace(t[start:]) != "" { // a row without the closing pipe
+		cells = append(cells, trimSpan(t, start, len(t)))
+		raw = append(raw, [2]int{start, len(t)})
+	}
+	return cells, raw
+}
+
+func trimSpan(t string, a, b int) [2]int {
+	for a < b && (t[a] == ' ' || t[a] == '\t') {
+		a++
+	}
+	for b > a && (t[b-1] == ' ' || t[b-1] == '\t') {
+		b--
+	}
+	return [2]int{a, b}
+}
+
+func unescapeCell(s string) string { return strings.ReplaceAll(s, `\|`, "|") }
+
+// oneLine folds a value onto one line: state.md keeps one line per key.
+func oneLine(v string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(v)), " ")
+}
+
+func escapeCell(v string) string { return strings.ReplaceAll(oneLine(v), "|", `\|`) }
+
+// Encoding is Table or Bullets.
+func (s *State) Encoding() string { return s.encoding }
+
+// Cursor returns the cursor entries in file order.
+func (s *State) Cursor() []Entry { return s.cursor }
+
+// Awaiting returns the entries of the "Awaiting human" section, or nil when
+// there is no such section.
+func (s *State) Awaiting() []Entry { return s.awaiting }
+
+// Get returns a cursor value by any spelling of its key.
+func (s *State) Get(key string) (string, bool) { return lookup(s.cursor, key) }
+
+// AwaitingQID returns the qid the awaiting section names, or "".
+func (s *State) AwaitingQID() string {
+	v, _ := lookup(s.awaiting, "question_id")
+	return v
+}
+
+func lookup(es []Entry, key string) (string, bool) {
+	c := Canon(key)
+	for _, e := range es {
+		if e.Canon == c {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+// Schema returns the schema number; a missing schema is 2.
+func (s *State) Schema() (int, error) {
+	v, ok := s.Get("schema")
+	if !ok || strings.TrimSpace(v) == "" {
+		return 2, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Set writes a cursor value, in place when the key exists, else as a new row
+// or bullet after the last cursor entry.
+func (s *State) Set(canon, value string) {
+	for _, e := range s.cursor {
+		if e.Canon == canon {
+			s.setValue(e, value)
+			return
+		}
+	}
+	var text string
+	if s.encoding == Table {
+		text = "| " + canon + " | " + escapeCell(value) + " |"
+	} else {
+		text = "- " + bulletName(canon, true) + ": " + oneLine(value)
+	}
+	at := s.cursorEnd()
+	s.d.splice(at, at, s.d.newLines(text))
+	s.index()
+}
+
+func (s *State) setValue(e Entry, value string) {
+	v := oneLine(value)
+	vs, ve := e.vs, e.ve
+	if e.table {
+		v = escapeCell(value)
+		if vs == ve { // an empty cell: fill it as "| key | value |" would be
+			vs, ve, v = e.cell[0], e.cell[1], " "+v+" "
+		}
+	}
+	l := &s.d.lines[e.line]
+	l.text = l.text[:vs] + v + l.text[ve:]
+	s.index()
+}
+
+// cursorEnd is where a new cursor entry goes.
+func (s *State) cursorEnd() int {
+	if n := len(s.cursor); n > 0 {
+		return s.cursor[n-1].line + 1
+	}
+	if s.encoding == Table {
+		c := s.section("cursor")
+		return c.head + 1
+	}
+	for i, l := range s.d.lines {
+		if headingLevel(l.text) == 1 {
+			return i + 1
+		}
+		if !isBlank(l.text) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Delete removes a cursor entry's line, if there is one.
+func (s *State) Delete(canon string) {
+	for _, e := range s.cursor {
+		if e.Canon == canon {
+			s.d.splice(e.line, e.line+1, nil)
+			s.index()
+			return
+		}
+	}
+}
+
+// SetAwaiting replaces the "Awaiting human" section with the given entries,
+// in the file's encoding. A new section goes before "## Log", else at the end.
+func (s *State) SetAwaiting(kvs ...KV) {
+	texts := []string{"## Awaiting human"}
+	if s.encoding == Table {
+		texts = append(texts, "| Key | Value |", "| --- | --- |")
+		for _, kv := range kvs {
+			texts = append(texts, "| "+kv.Key+" | "+escapeCell(kv.Value)+" |")
+		}
+	} else {
+		for _, kv := range kvs {
+			texts = append(texts, "- "+bulletName(kv.Key, false)+": "+oneLine(kv.Value))
+		}
+	}
+	if a := s.section("awaitinghuman"); a != nil {
+		end := a.end
+		if end < len(s.d.lines) {
+			texts = append(texts, "")
+		}
+		s.d.splice(a.head, end, s.d.newLines(texts...))
+		s.index()
+		return
+	}
+	at := len(s.d.lines)
+	if l := s.section("log"); l != nil {
+		at = l.head
+		texts = append(texts, "")
+	} else if at > 0 && !isBlank(s.d.lines[at-1].text) {
+		texts = append([]string{""}, texts...)
+	}
+	s.d.splice(at, at, s.d.newLines(texts...))
+	s.index()
+}
+
+// ClearAwaiting removes the "Awaiting human" section, with the blank lines
+// that separated it from what came before when it ends the file.
+func (s *State) ClearAwaiting() {
+	a := s.section("awaitinghuman")
+	if a == nil {
+		return
+	}
+	from := a.head
+	if a.end == len(s.d.lines) {
+		for from > 0 && isBlank(s.d.lines[from-1].text) {
+			from--
+		}
+	}
+	s.d.splice(from, a.end, nil)
+	s.index()
+}
+
+// HasLog reports whether state.md has a "## Log" section.
+func (s *State) HasLog() bool { return s.section("log") != nil }
+
+// AppendLog adds "- text" after the last line of the "## Log" section, when
+// there is one.
+func (s *State) AppendLog(text string) {
+	l := s.section("log")
+	if l == nil {
+		return
+	}
+	at := l.head + 1
+	for i := l.end - 1; i > l.head; i-- {
+		if !isBlank(s.d.lines[i].text) {
+			at = i + 1
+			break
+		}
+	}
+	s.d.splice(at, at, s.d.newLines("- "+oneLine(text)))
+	s.index()
+}
+
+// Bytes returns the file's content.
+func (s *State) Bytes() []byte { return s.d.bytes() }

@@ -1,0 +1,214 @@
+package mdstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
+)
+
+// writeOrder is the order in which a transaction writes: questions.md is the
+// source of truth and goes first; a crash after it is repaired by re-running
+// the command or by doctor --fix.
+var writeOrder = []string{QuestionsFile, StateFile, DecisionsFile}
+
+// Tx is one read-change-write of a workspace under its lock.
+type Tx struct {
+	ws    *Workspace
+	files map[string]*txFile
+}
+
+type txFile struct {
+	orig   []byte
+	exists bool
+	data   []byte
+	dirty  bool
+}
+
+// Read returns a file's content as of the start of the transaction, or as
+// last written in it. A missing file is ErrMissing.
+func (tx *Tx) Read(name string) ([]byte, error) {
+	f, err := tx.file(name)
+	if err != nil {
+		return nil, err
+	}
+	if !f.exists && !f.dirty {
+		return nil, WithHint(fmt.Errorf("%s: %w", tx.ws.Path(name), ErrMissing), "run: devrites-engine doctor")
+	}
+	return f.data, nil
+}
+
+// ReadOptional is Read for a file that may be absent.
+func (tx *Tx) ReadOptional(name string) ([]byte, bool, error) {
+	f, err := tx.file(name)
+	if err != nil {
+		return nil, false, err
+	}
+	return f.data, f.exists || f.dirty, nil
+}
+
+func (tx *Tx) file(name string) (*txFile, error) {
+	if f, ok := tx.files[name]; ok {
+		return f, nil
+	}
+	b, err := tx.ws.ReadFile(name)
+	f := &txFile{orig: b, data: b, exists: err == nil}
+	if err != nil && !errors.Is(err, ErrMissing) {
+		return nil, err
+	}
+	tx.files[name] = f
+	return f, nil
+}
+
+// Write stages new content for a file; it is written when the transaction
+// function returns without error. Writing unchanged bytes writes nothing.
+func (tx *Tx) Write(name string, data []byte) {
+	f, _ := tx.file(name)
+	if f == nil {
+		f = &txFile{}
+		tx.files[name] = f
+	}
+	f.data = data
+	f.dirty = !f.exists || !bytes.Equal(data, f.orig)
+}
+
+// Workspace returns the workspace of the transaction.
+func (tx *Tx) Workspace() *Workspace { return tx.ws }
+
+// maxAttempts bounds the retries when files change under the lock.
+const maxAttempts = 20
+
+// Transact holds the workspace lock (waiting up to timeout), runs fn, and
+// writes the files fn staged, each atomically, in writeOrder. Just before
+// writing, every file to be written is read again: if a writer that does not
+// take the lock (a person in an editor) changed it since fn read it, fn runs
+// again on the new content.
+func (ws *Workspace) Transact(ctx context.Context, timeout time.Duration, fn func(*Tx) error) error {
+	unlock, err := ws.lock(ctx, timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		tx := &Tx{ws: ws, files: map[string]*txFile{}}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if !tx.unchangedOnDisk() {
+			continue
+		}
+		return tx.commit()
+	}
+	return fmt.Errorf("%s: files kept changing while locked; is another program rewriting them?", ws.Dir)
+}
+
+func (tx *Tx) unchangedOnDisk() bool {
+	for name, f := range tx.files {
+		if !f.dirty {
+			continue
+		}
+		b, err := tx.ws.ReadFile(name)
+		if (err == nil) != f.exists || !bytes.Equal(b, f.orig) {
+			return false
+		}
+	}
+	return true
+}
+
+func (tx *Tx) commit() error {
+	names := append([]string(nil), writeOrder...)
+	for name := range tx.files {
+		if !contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		if f := tx.files[name]; f != nil && f.dirty {
+			if err := WriteAtomic(tx.ws.Path(name), f.data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteAtomic replaces path with data: a temporary file in the same
+// directory, fsync, rename, fsync of the directory. The file keeps its
+// permissions; a path that exists and is not a regular file is refused.
+func WriteAtomic(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return malformed("%s: not a regular file", path)
+	}
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// lock takes the workspace's exclusive flock on .lock, polling until timeout.
+// The holder's pid is written into the lock file so that a waiter can name it.
+func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), error) {
+	path := ws.Path(LockFile)
+	fl := flock.New(path)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
+	if !ok {
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		holder := "another process"
+		if pid := LockHolder(ws); pid > 0 {
+			holder = "pid " + strconv.Itoa(pid)
+		}
+		return nil, WithHint(fmt.Errorf("%s: held by %s: %w", path, holder, ErrBusy),
+			"retry, or raise --lock-timeout (now "+timeout.String()+")")
+	}
+	_ = os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	return func() { _ = fl.Unlock() }, nil
+}
+
+// LockHolder returns the pid last written into the lock file, or 0.
+func LockHolder(ws *Workspace) int {
+	b, err := os.ReadFile(ws.Path(LockFile))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+// IsTemp reports whether a file name is one of the temporary files an atomic
+// write leaves behind when it is killed before its rename.
+func IsTemp(name string) bool {
+	for _, f := range writeOrder {
+		if rest, ok := strings.CutPrefix(name, "."+f); ok && rest != "" {
+			if _, err := strconv.ParseUint(rest, 10, 64); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}

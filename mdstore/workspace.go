@@ -1,0 +1,199 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// File names inside a feature directory.
+const (
+	StateFile     = "state.md"
+	QuestionsFile = "questions.md"
+	DecisionsFile = "decisions.md"
+	TasksFile     = "tasks.md"
+	LockFile      = ".lock"
+	NotifyLog     = "notify.log"
+)
+
+// Locator says where to look for a workspace, in the order of precedence of
+// the specification: an explicit feature directory, then a project root with
+// a slug (or .devrites/ACTIVE), then a walk up from Dir.
+type Locator struct {
+	Workspace string // a feature directory (--workspace, DEVRITES_WORKSPACE)
+	Root      string // a project directory or its .devrites (--root, DEVRITES_ROOT)
+	Slug      string // --slug; else .devrites/ACTIVE
+	Dir       string // where the walk up starts; the current directory
+}
+
+// Workspace is a feature directory and the project around it.
+type Workspace struct {
+	Dir      string // the feature directory: .devrites/work/<slug>
+	Devrites string // the .devrites directory, or "" when unknown
+	Project  string // the directory holding .devrites (else Dir)
+	Slug     string
+}
+
+var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// CheckSlug refuses slugs that could escape the work directory or are not
+// portable file names.
+func CheckSlug(slug string) error {
+	if !slugRE.MatchString(slug) || strings.Contains(slug, "..") {
+		return WithHint(fmt.Errorf("%q: %w", slug, ErrBadSlug),
+			"a slug is 1 to 64 characters: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")
+	}
+	return nil
+}
+
+// Find locates an existing workspace.
+func Find(loc Locator) (*Workspace, error) {
+	if loc.Workspace != "" {
+		dir, err := filepath.Abs(loc.Workspace)
+		if err != nil {
+			return nil, err
+		}
+		if !isDir(dir) {
+			return nil, WithHint(fmt.Errorf("%s: %w", loc.Workspace, ErrNoWorkspace),
+				"--workspace and DEVRITES_WORKSPACE name a feature directory such as .devrites/work/<slug>")
+		}
+		ws := &Workspace{Dir: dir, Slug: filepath.Base(dir), Project: dir}
+		if p := filepath.Dir(filepath.Dir(dir)); filepath.Base(p) == ".devrites" {
+			ws.Devrites, ws.Project = p, filepath.Dir(p)
+		}
+		return ws, nil
+	}
+	devrites, err := devritesDir(loc)
+	if err != nil {
+		return nil, err
+	}
+	slug := loc.Slug
+	if slug == "" {
+		b, err := os.ReadFile(filepath.Join(devrites, "ACTIVE"))
+		if err != nil {
+			return nil, WithHint(fmt.Errorf("%s: no active feature: %w", filepath.Join(devrites, "ACTIVE"), ErrNoWorkspace),
+				"pass --slug, or run: devrites-engine init <slug>")
+		}
+		slug = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+	}
+	if err := CheckSlug(slug); err != nil {
+		return nil, err
+	}
+	ws := &Workspace{Devrites: devrites, Project: filepath.Dir(devrites), Slug: slug}
+	ws.Dir = filepath.Join(devrites, "work", slug)
+	if !isDir(ws.Dir) {
+		if legacy := filepath.Join(devrites, "features", slug); isDir(legacy) {
+			ws.Dir = legacy
+		} else {
+			return nil, WithHint(fmt.Errorf("%s: %w", ws.Dir, ErrNoWorkspace),
+				"run: devrites-engine init "+slug)
+		}
+	}
+	return ws, nil
+}
+
+// devritesDir finds the .devrites directory from --root or by walking up.
+func devritesDir(loc Locator) (string, error) {
+	if loc.Root != "" {
+		root, err := filepath.Abs(loc.Root)
+		if err != nil {
+			return "", err
+		}
+		if filepath.Base(root) != ".devrites" {
+			root = filepath.Join(root, ".devrites")
+		}
+		if !isDir(root) {
+			return "", WithHint(fmt.Errorf("%s: %w", root, ErrNoWorkspace), "run: devrites-engine init <slug>")
+		}
+		return root, nil
+	}
+	dir, err := filepath.Abs(loc.Dir)
+	if err != nil {
+		return "", err
+	}
+	start := dir
+	for {
+		if cand := filepath.Join(dir, ".devrites"); isDir(cand) {
+			return cand, nil
+		}
+		if exists(filepath.Join(dir, ".git")) {
+			break // not past the top of the enclosing git repository
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", WithHint(fmt.Errorf("no .devrites directory in %s or above it: %w", start, ErrNoWorkspace),
+		"run: devrites-engine init <slug>, or pass --root or --workspace")
+}
+
+// ProjectDir returns where init creates .devrites: the --root given, the
+// directory of an existing .devrites above Dir, else the top of the enclosing
+// git repository, else Dir itself.
+func ProjectDir(loc Locator) (string, error) {
+	if loc.Root != "" {
+		root, err := filepath.Abs(loc.Root)
+		if err != nil {
+			return "", err
+		}
+		if filepath.Base(root) == ".devrites" {
+			root = filepath.Dir(root)
+		}
+		return root, nil
+	}
+	if d, err := devritesDir(loc); err == nil {
+		return filepath.Dir(d), nil
+	}
+	dir, err := filepath.Abs(loc.Dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; {
+		if exists(filepath.Join(d, ".git")) {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir, nil
+		}
+		d = parent
+	}
+}
+
+// Path returns the path of a file in the feature directory.
+func (ws *Workspace) Path(name string) string { return filepath.Join(ws.Dir, name) }
+
+// ReadFile reads a workspace file without the lock. Writes are atomic
+// renames, so each file read is whole; two files read this way may come from
+// different transactions. Files that must be regular and are not are refused.
+func (ws *Workspace) ReadFile(name string) ([]byte, error) {
+	p := ws.Path(name)
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, WithHint(fmt.Errorf("%s: %w", p, ErrMissing), "run: devrites-engine doctor")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, WithHint(malformed("%s: not a regular file", p),
+			"state.md, questions.md and decisions.md must be plain files, not links or devices")
+	}
+	return os.ReadFile(p)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

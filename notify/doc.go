@@ -1,0 +1,18 @@
+// Package notify runs the user's notify hook: a shell command from
+// .devrites/AFK that pings a person (chat, pager) when a question needs them.
+//
+// Guarantees:
+//   - Text reaches the hook only as data: through environment variables and a
+//     JSON document on its stdin, never by interpolation into the command.
+//   - The hook runs with `sh -c` from the project directory in its own process
+//     group. At the timeout the whole group is killed, so a hook that hangs,
+//     or leaves a child behind, cannot hold the engine.
+//   - Its stdout and stderr never reach the engine's stdout. They are kept,
+//     cut to MaxOutput bytes, in notify.log with the time, event, qid, exit
+//     status and duration of the run.
+//   - Fire never returns an error that should fail the caller: the hook is
+//     best effort, and the outcome says what happened for a warning.
+//
+// Limits: notify.log is appended to with O_APPEND, one write per run, and is
+// rotated to notify.log.1 past MaxLog bytes.
+package notify

@@ -1,0 +1,202 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Schema is the version of the JSON document written to the hook's stdin.
+const Schema = 1
+
+// MaxOutput bounds the hook output kept in notify.log per run.
+const MaxOutput = 4096
+
+// MaxLog is the size past which notify.log is rotated.
+const MaxLog = 1 << 20
+
+// Event is what the hook is told. The first six fields are the contract's
+// DEVRITES_* variables; the rest are extras.
+type Event struct {
+	Schema    int      `json:"schema"`
+	Event     string   `json:"event"`
+	QID       string   `json:"qid"`
+	Gate      string   `json:"gate"`
+	Slice     string   `json:"slice"`
+	Slug      string   `json:"slug"`
+	Question  string   `json:"question"`
+	Proposed  string   `json:"proposed"`
+	SLA       string   `json:"sla"`
+	RaisedAt  string   `json:"raised_at"`
+	Workspace string   `json:"workspace"`
+	Resume    string   `json:"resume"`
+	Status    string   `json:"status,omitempty"`
+	Answer    string   `json:"answer,omitempty"`
+	Options   []string `json:"options"`
+}
+
+// Env returns the variables the hook gets, as KEY=value strings.
+func (e Event) Env() []string {
+	return []string{
+		"DEVRITES_QID=" + e.QID,
+		"DEVRITES_GATE=" + e.Gate,
+		"DEVRITES_SLICE=" + e.Slice,
+		"DEVRITES_SLUG=" + e.Slug,
+		"DEVRITES_QUESTION=" + e.Question,
+		"DEVRITES_PROPOSED=" + e.Proposed,
+		"DEVRITES_EVENT=" + e.Event,
+		"DEVRITES_SLA=" + e.SLA,
+		"DEVRITES_RAISED_AT=" + e.RaisedAt,
+		"DEVRITES_WORKSPACE=" + e.Workspace,
+		"DEVRITES_RESUME=" + e.Resume,
+	}
+}
+
+// Hook is how to run the command.
+type Hook struct {
+	Command string        // run as sh -c Command
+	Dir     string        // the project directory
+	Timeout time.Duration // past it the process group is killed
+	Log     string        // path of notify.log; "" keeps no log
+	Now     func() time.Time
+}
+
+// Outcome is what happened to one run.
+type Outcome struct {
+	Exit     int           `json:"exit"` // -1 when it did not exit by itself
+	Duration time.Duration `json:"-"`
+	TimedOut bool          `json:"timed_out"`
+	Err      error         `json:"-"` // could not start, or exited non-zero
+	Output   string        `json:"output"`
+}
+
+// OK reports whether the hook ran and exited 0.
+func (o Outcome) OK() bool { return o.Err == nil }
+
+// Fire runs the hook once for the event and logs the outcome.
+func Fire(ctx context.Context, h Hook, ev Event) Outcome {
+	ev.Schema = Schema
+	if ev.Options == nil {
+		ev.Options = []string{}
+	}
+	stdin, _ := json.Marshal(ev)
+	var out bounded
+	cmd := exec.Command("sh", "-c", h.Command)
+	cmd.Dir = h.Dir
+	cmd.Env = append(os.Environ(), ev.Env()...)
+	cmd.Stdin = bytes.NewReader(append(stdin, '\n'))
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = time.Second // a grandchild holding the pipe cannot hold us
+
+	start := time.Now()
+	o := Outcome{Exit: -1}
+	if err := cmd.Start(); err != nil {
+		o.Err = fmt.Errorf("notify hook did not start: %w", err)
+		o.Duration = time.Since(start)
+		h.log(ev, o)
+		return o
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(h.Timeout)
+	defer timer.Stop()
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		o.TimedOut = true
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	// Whatever it left in its group goes too.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	o.Duration = time.Since(start)
+	o.Output = out.String()
+	var exitErr *exec.ExitError
+	switch {
+	case o.TimedOut:
+		o.Err = fmt.Errorf("notify hook timed out after %s and was killed", h.Timeout)
+	case errors.As(err, &exitErr):
+		o.Exit = exitErr.ExitCode()
+		o.Err = fmt.Errorf("notify hook exited %d", o.Exit)
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+		o.Err = fmt.Errorf("notify hook: %w", err)
+	default:
+		o.Exit = cmd.ProcessState.ExitCode()
+	}
+	h.log(ev, o)
+	return o
+}
+
+// log appends one entry to notify.log; failing to log is not an error.
+func (h Hook) log(ev Event, o Outcome) {
+	if h.Log == "" {
+		return
+	}
+	if fi, err := os.Stat(h.Log); err == nil && fi.Size() > MaxLog {
+		_ = os.Rename(h.Log, h.Log+".1")
+	}
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	status := fmt.Sprintf("exit=%d", o.Exit)
+	if o.TimedOut {
+		status = "timeout"
+	} else if o.Exit < 0 && o.Err != nil {
+		status = "error"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s event=%s qid=%s %s duration=%dms\n", now().UTC().Format("2006-01-02T15:04:05Z"),
+		ev.Event, ev.QID, status, o.Duration.Milliseconds())
+	if o.Err != nil && o.Exit < 0 && !o.TimedOut {
+		fmt.Fprintf(&b, "  %s\n", o.Err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(o.Output, "\n"), "\n") {
+		if l != "" {
+			b.WriteString("  | " + l + "\n")
+		}
+	}
+	f, err := os.OpenFile(h.Log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(b.String())
+}
+
+// bounded keeps the first MaxOutput bytes written to it and counts the rest.
+type bounded struct {
+	buf     bytes.Buffer
+	dropped int
+}
+
+func (b *bounded) Write(p []byte) (int, error) {
+	room := MaxOutput - b.buf.Len()
+	if room > len(p) {
+		room = len(p)
+	}
+	if room > 0 {
+		b.buf.Write(p[:room])
+	}
+	b.dropped += len(p) - room
+	return len(p), nil
+}
+
+func (b *bounded) String() string {
+	if b.dropped > 0 {
+		return b.buf.String() + fmt.Sprintf("\n[%d more bytes not kept]", b.dropped)
+	}
+	return b.buf.String()
+}

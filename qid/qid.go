@@ -1,0 +1,94 @@
+// Package qid formats, parses and allocates question ids of the form
+// q-YYYY-MM-DD-NNN, and reads the clock that dates them.
+//
+// Allocation is a pure function of the ids already present: one above the
+// highest suffix of the day (or 001), advanced until unused. Gaps are never
+// filled, so an id once dropped or renumbered is not reused for another
+// question. Suffixes grow past 999 to four digits and more. The caller
+// provides mutual exclusion (the workspace lock) and the re-read just before
+// the append (mdstore.Transact).
+package qid
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var pattern = regexp.MustCompile(`^q-([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{3,})$`)
+
+// ID is a parsed question id.
+type ID struct {
+	Date string // YYYY-MM-DD
+	N    int
+}
+
+// Parse parses "q-2026-11-29-001".
+func Parse(s string) (ID, error) {
+	m := pattern.FindStringSubmatch(s)
+	if m == nil {
+		return ID{}, fmt.Errorf("%q is not a question id (want q-YYYY-MM-DD-NNN)", s)
+	}
+	if _, err := time.Parse(time.DateOnly, m[1]); err != nil {
+		return ID{}, fmt.Errorf("%q is not a question id: bad date %s", s, m[1])
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return ID{}, fmt.Errorf("%q is not a question id: suffix too large", s)
+	}
+	return ID{Date: m[1], N: n}, nil
+}
+
+// Valid reports whether s is a well-formed question id.
+func Valid(s string) bool {
+	_, err := Parse(s)
+	return err == nil
+}
+
+// String formats the id with at least three digits.
+func (id ID) String() string { return fmt.Sprintf("q-%s-%03d", id.Date, id.N) }
+
+// Next returns the id the next question raised on date gets, given the ids
+// present in questions.md: one above the highest suffix of that date, or 001,
+// advanced past any id already used.
+func Next(existing []string, date string) string {
+	used := make(map[string]bool, len(existing))
+	high := 0
+	for _, s := range existing {
+		used[s] = true
+		if id, err := Parse(s); err == nil && id.Date == date && id.N > high {
+			high = id.N
+		}
+	}
+	id := ID{Date: date, N: high + 1}
+	for used[id.String()] {
+		id.N++
+	}
+	return id.String()
+}
+
+// Date is the UTC date of t, as qids carry it.
+func Date(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// Timestamp formats t as every written timestamp is: UTC, second precision.
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// Clock returns the time source: the wall clock, or the fixed instant that
+// DEVRITES_NOW gives (RFC 3339, or YYYY-MM-DD for midnight UTC), so that
+// tests and replays are deterministic.
+func Clock(devritesNow string) (func() time.Time, error) {
+	v := strings.TrimSpace(devritesNow)
+	if v == "" {
+		return time.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		t, err = time.Parse(time.DateOnly, v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("DEVRITES_NOW=%q: want RFC 3339 (2026-11-29T14:02:11Z) or YYYY-MM-DD", devritesNow)
+	}
+	return func() time.Time { return t }, nil
+}
