@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -168,7 +169,7 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 // lock takes the workspace's exclusive flock on .lock, polling until timeout.
-// The holder's pid is written into the lock file so that a waiter can name it.
+// The lock file is created empty and never written or deleted.
 func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), error) {
 	path := ws.Path(LockFile)
 	fl := flock.New(path)
@@ -186,18 +187,34 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 		return nil, WithHint(fmt.Errorf("%s: held by %s: %w", path, holder, ErrBusy),
 			"retry, or raise --lock-timeout (now "+timeout.String()+")")
 	}
-	_ = os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
 	return func() { _ = fl.Unlock() }, nil
 }
 
-// LockHolder returns the pid last written into the lock file, or 0.
+// LockHolder returns the pid holding the workspace lock, from /proc/locks
+// where the system has it, or 0 when it is not known or not held.
 func LockHolder(ws *Workspace) int {
-	b, err := os.ReadFile(ws.Path(LockFile))
+	fi, err := os.Stat(ws.Path(LockFile))
 	if err != nil {
 		return 0
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return 0
+	}
+	suffix := ":" + strconv.FormatUint(st.Ino, 10)
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		// 1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF
+		if len(f) >= 6 && f[1] == "FLOCK" && strings.HasSuffix(f[5], suffix) {
+			pid, _ := strconv.Atoi(f[4])
+			return pid
+		}
+	}
+	return 0
 }
 
 // IsTemp reports whether a file name is one of the temporary files an atomic

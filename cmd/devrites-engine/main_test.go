@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,6 +24,12 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script against the real
 // binary. Each script starts in a fresh directory with a fixed clock.
+//
+// Extra script commands:
+//
+//	exits CODE devrites-engine ARGS…   run, and assert the exit code
+//	snapshot DIR                      remember every file under DIR
+//	unchanged DIR                     assert DIR holds exactly the remembered bytes
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
@@ -25,7 +37,90 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEVRITES_NOW", "2026-11-29T14:02:11Z")
 			env.Setenv("NO_COLOR", "1")
+			env.Values["snapshots"] = map[string]map[string][]byte{}
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":     cmdExits,
+			"snapshot":  cmdSnapshot,
+			"unchanged": cmdUnchanged,
+		},
 	})
+}
+
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// tree reads every regular file under dir, keyed by its relative path.
+func tree(ts *testscript.TestScript, dir string) map[string][]byte {
+	out := map[string][]byte{}
+	root := ts.MkAbs(dir)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = b
+		} else if !d.IsDir() {
+			out[rel+" ("+d.Type().String()+")"] = nil
+		}
+		return nil
+	})
+	ts.Check(err)
+	return out
+}
+
+func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: snapshot DIR")
+	}
+	ts.Value("snapshots").(map[string]map[string][]byte)[args[0]] = tree(ts, args[0])
+}
+
+func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unchanged DIR")
+	}
+	before, ok := ts.Value("snapshots").(map[string]map[string][]byte)[args[0]]
+	if !ok {
+		ts.Fatalf("unchanged: no snapshot of %s", args[0])
+	}
+	after := tree(ts, args[0])
+	for p, b := range before {
+		a, ok := after[p]
+		if !ok {
+			ts.Fatalf("%s: removed", p)
+		}
+		if !bytes.Equal(a, b) {
+			ts.Fatalf("%s: changed:\n--- before\n%s\n--- after\n%s", p, b, a)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			ts.Fatalf("%s: created", p)
+		}
+	}
 }
