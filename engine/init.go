@@ -74,6 +74,7 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 		{mdstore.QuestionsFile, "# Questions\n"},
 		{mdstore.DecisionsFile, "# Decisions\n"},
 		{mdstore.StateFile, state},
+		{mdstore.LockFile, ""},
 	}
 	for _, f := range files {
 		if err := mdstore.WriteAtomic(ws.Path(f.name), []byte(f.body)); err != nil {
