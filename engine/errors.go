@@ -12,7 +12,7 @@ var (
 	ErrBadArgs  = errors.New("bad arguments")
 	ErrConflict = errors.New("conflict")
 	ErrNotOpen  = errors.New("question is not open")
-	ErrPaused   = errors.New("another question is awaiting a human")
+	ErrPaused   = errors.New("one question per pause")
 	ErrSchema   = errors.New("schema refused")
 	ErrExists   = errors.New("workspace already exists")
 )

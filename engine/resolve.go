@@ -108,7 +108,7 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 			}
 			want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
 			if err != nil || !sameResolution(b, want) {
-				return mdstore.WithHint(fmt.Errorf("%s: %w: already %s as %q (%w)", it.QID, ErrNotOpen, st, oneLine(b.Value("answer")), ErrConflict),
+				return mdstore.WithHint(fmt.Errorf("%s is already %s (%q), not open: %w", it.QID, st, oneLine(b.Value("answer")), ErrConflict),
 					"a final question is not resolved again; raise a new question if the decision changed")
 			}
 		}

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -19,6 +22,7 @@ func TestMain(m *testing.M) {
 		"devrites-engine": func() {
 			os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 		},
+		"holdlock": holdLock,
 	})
 }
 
@@ -30,6 +34,10 @@ func TestMain(m *testing.M) {
 //	exits CODE devrites-engine ARGS…   run, and assert the exit code
 //	snapshot DIR                      remember every file under DIR
 //	unchanged DIR                     assert DIR holds exactly the remembered bytes
+//	waitfile PATH                     wait (up to 10s) until PATH exists
+//
+// and the program "holdlock LOCKFILE READYFILE" (run it in the background),
+// which holds the workspace lock like another engine process would.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
@@ -44,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"exits":     cmdExits,
 			"snapshot":  cmdSnapshot,
 			"unchanged": cmdUnchanged,
+			"waitfile":  cmdWaitFile,
 		},
 	})
 }
@@ -123,4 +132,29 @@ func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: created", p)
 		}
 	}
+}
+
+// holdLock takes the flock on os.Args[1], creates os.Args[2], and sleeps
+// until killed.
+func holdLock() {
+	fl := flock.New(os.Args[1])
+	if err := fl.Lock(); err != nil {
+		os.Exit(1)
+	}
+	if err := os.WriteFile(os.Args[2], nil, 0o644); err != nil {
+		os.Exit(1)
+	}
+	time.Sleep(time.Minute)
+}
+
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+	}
+	ts.Fatalf("waitfile: %s did not appear", args[0])
 }
