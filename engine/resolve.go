@@ -182,15 +182,15 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	return r, nil
 }
 
+// sameResolution: the same status and answer text, and the same option when
+// the new resolution picks one. Answering "Half up" after "2" picked the
+// option titled "Half up" is the same decision.
 func sameResolution(b *mdstore.Block, r resolution) bool {
 	if b.Value("status") != r.kind || b.Value("answer") != r.text {
 		return false
 	}
-	c, hasChoice := b.Get("choice")
-	if r.choice == 0 {
-		return !hasChoice
-	}
-	return strings.TrimSpace(c) == strconv.Itoa(r.choice)
+	c, _ := b.Get("choice")
+	return r.choice == 0 || strings.TrimSpace(c) == strconv.Itoa(r.choice)
 }
 
 // answer writes a resolution into the question's block and the decision log.
