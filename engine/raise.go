@@ -187,6 +187,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if err := r.prepare(tasks); err != nil {
 		return nil, err
 	}
+	if by == "" {
+		by = e.Actor
+	}
 	res := &RaiseResult{Warnings: append([]string(nil), e.AFK.Warnings...)}
 	err := e.transact(ctx, func(f *files) error {
 		history := e.questions(f.questions)

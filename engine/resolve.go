@@ -77,9 +77,6 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		}
 		seen[it.QID] = it.Line
 	}
-	if e.Actor == "" {
-		e.Actor = "human"
-	}
 	if by == "" {
 		by = e.Actor
 	}
