@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ce *cmdError
 	var s status
-	if !errors.As(err, &ce) && !errors.As(err, &s) {
+	if !errors.As(err, &ce) && !errors.As(err, &s) && !errors.Is(err, errUsage) {
 		err = fmt.Errorf("%w: %w", err, errUsage) // urfave's own parse errors
 	}
 	return report(stderr, asJSON, err)
@@ -107,8 +107,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app.CommandNotFound = func(c *cli.Context, name string) {}
 	app.Action = func(c *cli.Context) error {
 		if c.Args().Present() {
-			return &cmdError{"devrites-engine", mdstore.WithHint(fmt.Errorf("unknown command %q: %w", c.Args().First(), errUsage),
-				"run: devrites-engine --help")}
+			return mdstore.WithHint(fmt.Errorf("unknown command %q: %w", c.Args().First(), errUsage),
+				"run: devrites-engine --help")
 		}
 		return cli.ShowAppHelp(c)
 	}
