@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,29 +31,21 @@ type AFK struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-type afkFile struct {
-	AllowGates       []string `yaml:"allow_gates"`
-	Notify           string   `yaml:"notify"`
-	NotifyTimeout    string   `yaml:"notify_timeout"`
-	NotifyOn         []string `yaml:"notify_on"`
-	NeverAuto        []string `yaml:"never_auto"`
-	AutoApproveAfter int      `yaml:"auto_approve_after"`
-	MaxSlices        int      `yaml:"max_slices"`
-}
-
-var afkKeys = map[string]bool{"allow_gates": true, "notify": true, "notify_timeout": true,
-	"notify_on": true, "never_auto": true, "auto_approve_after": true, "max_slices": true}
-
 // NotifyEvents are the events notify_on may list.
 var NotifyEvents = []string{"raised", "resolved", "dropped", "rejected", "reminder"}
 
-var yamlLine = regexp.MustCompile(`line ([0-9]+)`)
+var yamlLine = regexp.MustCompile(`line ([0-9]+):?`)
+
+// DefaultNotifyTimeout is notify_timeout when the AFK file does not set it.
+const DefaultNotifyTimeout = 10 * time.Second
 
 // LoadAFK reads .devrites/AFK. Its absence is AFK off. A body that does not
 // parse fails closed: AFK stays on (so nothing is mistaken for a person being
-// present) but Broken is set and no gate is allowed.
+// present) but Broken is set, no gate is allowed and auto_approve_after is
+// off, so every question pauses. Unknown keys and unknown notify_on events
+// are warned about and ignored. Every message names the file and line.
 func LoadAFK(devrites string) AFK {
-	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: 10 * time.Second}
+	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
 	if devrites == "" {
 		return a
 	}
@@ -64,7 +57,7 @@ func LoadAFK(devrites string) AFK {
 	a.On, a.Path = true, path
 	fail := func(msg string) AFK {
 		a.Broken = true
-		a.AllowGates = nil
+		a.AllowGates = []string{}
 		a.AutoApproveAfter = 0
 		a.Warnings = append(a.Warnings, msg+"; nothing is auto-picked until it is fixed")
 		return a
@@ -74,61 +67,124 @@ func LoadAFK(devrites string) AFK {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return fail(fmt.Sprintf("%s: %s", path, yamlMessage(err)))
+		return fail(path + ":" + yamlMessage(err))
 	}
 	if len(root.Content) == 0 {
-		return a // an empty body is fine
+		return a // an empty body, or only comments, is fine
 	}
 	doc := root.Content[0]
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return a
+	}
 	if doc.Kind != yaml.MappingNode {
 		return fail(fmt.Sprintf("%s:%d: want key: value lines", path, doc.Line))
 	}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
-		k := doc.Content[i]
-		if !afkKeys[k.Value] {
-			a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: unknown key %q (ignored)", path, k.Line, k.Value))
+		k, v := doc.Content[i], doc.Content[i+1]
+		at := fmt.Sprintf("%s:%d", path, k.Line)
+		if prev, dup := seen[k.Value]; dup {
+			return fail(fmt.Sprintf("%s: %s is also set on line %d", at, k.Value, prev))
 		}
-	}
-	var f afkFile
-	if err := doc.Decode(&f); err != nil {
-		return fail(fmt.Sprintf("%s: %s", path, yamlMessage(err)))
-	}
-	if f.AllowGates != nil {
-		for _, g := range f.AllowGates {
-			if !validGate(g) {
-				return fail(fmt.Sprintf("%s: allow_gates: unknown gate %q", path, g))
+		seen[k.Value] = k.Line
+		var msg string
+		switch k.Value {
+		case "allow_gates":
+			var gates []string
+			if gates, msg = stringList(v); msg == "" {
+				for _, g := range gates {
+					if !validGate(g) {
+						msg = fmt.Sprintf("allow_gates: unknown gate %q (use advisory, validating, blocking)", g)
+						break
+					}
+					if g == "escalating" {
+						a.Warnings = append(a.Warnings, at+": allow_gates: escalating has no effect, escalating gates always pause")
+					}
+				}
+				a.AllowGates = gates
 			}
-		}
-		a.AllowGates = f.AllowGates
-	}
-	a.Notify = strings.TrimSpace(f.Notify)
-	if f.NotifyTimeout != "" {
-		d, err := time.ParseDuration(f.NotifyTimeout)
-		if err != nil || d <= 0 {
-			return fail(fmt.Sprintf("%s: notify_timeout: %q is not a duration such as 10s", path, f.NotifyTimeout))
-		}
-		a.NotifyTimeout = d
-	}
-	if f.NotifyOn != nil {
-		for _, e := range f.NotifyOn {
-			if !contains(NotifyEvents, e) {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: notify_on: unknown event %q (ignored)", path, e))
+		case "notify":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!null" {
+				msg = "notify: want a shell command as a string"
+			} else {
+				a.Notify = strings.TrimSpace(v.Value)
 			}
+		case "notify_timeout":
+			d, err := time.ParseDuration(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil || d <= 0 {
+				msg = fmt.Sprintf("notify_timeout: %q is not a duration such as 10s", v.Value)
+			} else {
+				a.NotifyTimeout = d
+			}
+		case "notify_on":
+			var events []string
+			if events, msg = stringList(v); msg == "" {
+				for _, ev := range events {
+					if !contains(NotifyEvents, ev) {
+						a.Warnings = append(a.Warnings, fmt.Sprintf("%s: notify_on: unknown event %q (ignored; events are %s)", at, ev, strings.Join(NotifyEvents, ", ")))
+					}
+				}
+				a.NotifyOn = events
+			}
+		case "never_auto":
+			a.NeverAuto, msg = stringList(v)
+		case "auto_approve_after":
+			a.AutoApproveAfter, msg = count(v, k.Value)
+		case "max_slices":
+			a.MaxSlices, msg = count(v, k.Value)
+		default:
+			a.Warnings = append(a.Warnings, fmt.Sprintf("%s: unknown key %q (ignored)", at, k.Value))
 		}
-		a.NotifyOn = f.NotifyOn
+		if msg != "" {
+			return fail(at + ": " + msg)
+		}
 	}
-	a.NeverAuto = f.NeverAuto
-	a.AutoApproveAfter = f.AutoApproveAfter
-	a.MaxSlices = f.MaxSlices
 	return a
 }
 
-func yamlMessage(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		return "line " + m[1] + ": " + strings.TrimSpace(yamlLine.ReplaceAllString(msg, ""))
+// stringList reads a YAML list of strings; a single scalar is a list of one.
+func stringList(n *yaml.Node) ([]string, string) {
+	var nodes []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return []string{}, ""
+		}
+		nodes = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		nodes = n.Content
+	default:
+		return nil, "want a list such as [a, b]"
 	}
-	return msg
+	out := []string{}
+	for _, x := range nodes {
+		if x.Kind != yaml.ScalarNode || strings.TrimSpace(x.Value) == "" {
+			return nil, "want a list of words such as [a, b]"
+		}
+		out = append(out, strings.TrimSpace(x.Value))
+	}
+	return out, ""
+}
+
+// count reads a whole number that is 0 or more.
+func count(n *yaml.Node, key string) (int, string) {
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil || v < 0 {
+		return 0, fmt.Sprintf("%s: %q is not a whole number 0 or more", key, n.Value)
+	}
+	return v, ""
+}
+
+// yamlMessage turns a parser error into "LINE: what", without the package
+// prefix, so that it reads "path:LINE: what".
+func yamlMessage(err error) string {
+	msg := strings.TrimSpace(strings.TrimPrefix(err.Error(), "yaml: "))
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+		line := msg[m[2]:m[3]]
+		rest := strings.TrimSpace(strings.TrimLeft(msg[:m[0]]+msg[m[1]:], ": "))
+		return line + ": " + strings.Join(strings.Fields(rest), " ")
+	}
+	return " " + msg
 }
 
 // NotifyOnEvent reports whether the hook fires for an event.
@@ -166,7 +222,7 @@ func LoadTemplates(devrites string) (Templates, error) {
 	}
 	var f Templates
 	if err := yaml.Unmarshal(b, &f); err != nil {
-		return t, fmt.Errorf("%s: %s: %w", path, yamlMessage(err), ErrMalformed)
+		return t, fmt.Errorf("%s:%s: %w", path, yamlMessage(err), ErrMalformed)
 	}
 	for _, p := range []struct{ from, to *string }{{&f.Resume, &t.Resume}, {&f.Continue, &t.Continue}, {&f.Rescope, &t.Rescope}} {
 		if strings.TrimSpace(*p.from) != "" {

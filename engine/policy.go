@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -36,6 +37,7 @@ type Gatekeeping struct {
 
 // Decide applies the AFK policy of the specification, first matching rule
 // wins. It is the only place that decides whether a person is asked.
+// Tags match without regard to case or surrounding space.
 func Decide(afk AFK, g Gatekeeping) Decision {
 	if !afk.On {
 		return Decision{Paused, 1, "afk-off", "AFK mode is off (.devrites/AFK absent): a person answers"}
@@ -44,15 +46,18 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 		return Decision{Paused, 2, "escalating", "escalating gates always pause"}
 	}
 	for _, t := range g.Tags {
+		t = normTag(t)
 		if contains(AlwaysStop, t) {
 			return Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
 		}
-		if contains(afk.NeverAuto, t) {
-			return Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t)}
+		for _, n := range afk.NeverAuto {
+			if normTag(n) == t {
+				return Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t)}
+			}
 		}
 	}
 	for _, t := range g.Tags {
-		if t == "scope" || t == "acceptance" {
+		if t = normTag(t); t == "scope" || t == "acceptance" {
 			return Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t)}
 		}
 	}
@@ -65,32 +70,53 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 		}
 		return Decision{AutoPicked, 6, "allow_gates", fmt.Sprintf("%s is in allow_gates", g.Gate)}
 	}
-	if n := afk.AutoApproveAfter; n > 0 && g.Breakpoint != "" && humanPicksOfOne(g.History, g.Breakpoint, n) {
-		return Decision{AutoPicked, 7, "auto_approve_after", fmt.Sprintf("the last %d resolutions of breakpoint %s were human picks of option 1", n, g.Breakpoint)}
+	if n := afk.AutoApproveAfter; n > 0 && g.Breakpoint != "" {
+		if got := HumanStreak(g.History, g.Breakpoint); got >= n {
+			return Decision{AutoPicked, 7, "auto_approve_after", fmt.Sprintf("the last %d resolutions of breakpoint %s were human picks of option 1", n, g.Breakpoint)}
+		}
 	}
-	reason := fmt.Sprintf("%s is not in allow_gates %v", g.Gate, afk.AllowGates)
-	if afk.Broken {
+	var reason string
+	switch {
+	case afk.Broken:
 		reason = "the AFK file does not parse, so nothing is auto-picked"
+	case afk.AutoApproveAfter > 0 && g.Breakpoint != "":
+		reason = fmt.Sprintf("%s is not in allow_gates [%s], and breakpoint %s has %d of the %d human picks of option 1 in a row that auto_approve_after asks",
+			g.Gate, strings.Join(afk.AllowGates, ", "), g.Breakpoint, HumanStreak(g.History, g.Breakpoint), afk.AutoApproveAfter)
+	default:
+		reason = fmt.Sprintf("%s is not in allow_gates [%s]", g.Gate, strings.Join(afk.AllowGates, ", "))
 	}
 	return Decision{Paused, 8, "default", reason}
 }
 
-// humanPicksOfOne reports whether the last n resolutions of the breakpoint
-// were all human answers choosing option 1.
-func humanPicksOfOne(history []Question, bp string, n int) bool {
-	var last []Question
+func normTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+
+// HumanStreak counts the latest resolutions of a breakpoint, newest first,
+// that were human answers choosing option 1, up to the first one that was
+// not: a drop, a reject, another option or an answer in words ends it.
+// Resolutions are ordered by answered_at, then file order.
+//
+// The engine's own auto-picks (answered_by afk, or an auto field) are
+// skipped: they are not a person's judgement either way, and counting them
+// as breaks would make rule 7 undo itself every time it fires. Open
+// questions, provisional ones included, are not resolutions.
+func HumanStreak(history []Question, bp string) int {
+	var done []Question
 	for _, q := range history {
-		if q.Breakpoint == bp && q.Status != StatusOpen {
-			last = append(last, q)
+		if q.Breakpoint == bp && q.Status != StatusOpen && q.Status != "" {
+			done = append(done, q)
 		}
 	}
-	if len(last) < n {
-		return false
-	}
-	for _, q := range last[len(last)-n:] {
-		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 || q.AnsweredBy == "afk" || q.Auto != "" {
-			return false
+	sort.SliceStable(done, func(i, j int) bool { return done[i].AnsweredAt < done[j].AnsweredAt })
+	n := 0
+	for i := len(done) - 1; i >= 0; i-- {
+		q := done[i]
+		if q.AnsweredBy == "afk" || q.Auto != "" {
+			continue
 		}
+		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 {
+			break
+		}
+		n++
 	}
-	return true
+	return n
 }

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeAFK(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AFK"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoadAFKAbsentIsOff(t *testing.T) {
+	a := LoadAFK(t.TempDir())
+	if a.On || a.Broken || len(a.Warnings) != 0 {
+		t.Errorf("got on=%v broken=%v warnings=%q, want off with no warnings", a.On, a.Broken, a.Warnings)
+	}
+}
+
+func TestLoadAFKDefaults(t *testing.T) {
+	for _, body := range []string{"", "\n", "# only a comment\n", "---\n"} {
+		t.Run(strings.TrimSpace(body), func(t *testing.T) {
+			a := LoadAFK(writeAFK(t, body))
+			if !a.On || a.Broken {
+				t.Fatalf("got on=%v broken=%v, want on and not broken", a.On, a.Broken)
+			}
+			if !reflect.DeepEqual(a.AllowGates, []string{"advisory"}) || !reflect.DeepEqual(a.NotifyOn, []string{"raised"}) ||
+				a.NotifyTimeout != 10*time.Second || a.Notify != "" || a.AutoApproveAfter != 0 {
+				t.Errorf("got %+v, want the defaults", a)
+			}
+			if len(a.Warnings) != 0 {
+				t.Errorf("got warnings %q, want none", a.Warnings)
+			}
+		})
+	}
+}
+
+func TestLoadAFKFull(t *testing.T) {
+	a := LoadAFK(writeAFK(t, `allow_gates: [advisory, validating]   # default [advisory]
+notify: ./scripts/page-me.sh
+notify_timeout: 3s
+notify_on: [raised, reminder]
+never_auto: [billing]
+auto_approve_after: 3
+max_slices: 5
+`))
+	want := AFK{On: true, Path: a.Path, AllowGates: []string{"advisory", "validating"}, Notify: "./scripts/page-me.sh",
+		NotifyTimeout: 3 * time.Second, NotifyOn: []string{"raised", "reminder"}, NeverAuto: []string{"billing"},
+		AutoApproveAfter: 3, MaxSlices: 5}
+	if !reflect.DeepEqual(a, want) {
+		t.Errorf("got %+v, want %+v", a, want)
+	}
+}
+
+func TestLoadAFKScalarLists(t *testing.T) {
+	a := LoadAFK(writeAFK(t, "allow_gates: blocking\nnotify_on: reminder\n"))
+	if !reflect.DeepEqual(a.AllowGates, []string{"blocking"}) || !reflect.DeepEqual(a.NotifyOn, []string{"reminder"}) {
+		t.Errorf("got allow_gates %q notify_on %q, want [blocking] [reminder]", a.AllowGates, a.NotifyOn)
+	}
+}
+
+func TestLoadAFKWarnings(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"unknown key", "allow_gates: [advisory]\nnotfy: ./page.sh\n", []string{`AFK:2: unknown key "notfy" (ignored)`}},
+		{"unknown event", "notify: x\nnotify_on: [raised, paused]\n", []string{`AFK:2: notify_on: unknown event "paused"`}},
+		{"escalating allowed", "allow_gates: [escalating]\n", []string{"AFK:1: allow_gates: escalating has no effect"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := LoadAFK(writeAFK(t, tt.body))
+			if a.Broken {
+				t.Fatalf("got broken, want a warning only: %q", a.Warnings)
+			}
+			if len(a.Warnings) != len(tt.want) {
+				t.Fatalf("got warnings %q, want %d", a.Warnings, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(a.Warnings[i], w) {
+					t.Errorf("got warning %q, want it to contain %q", a.Warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+// A body that does not parse fails closed: AFK stays on, nothing is allowed,
+// and the one warning names the line.
+func TestLoadAFKBrokenFailsClosed(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"syntax", "allow_gates: [advisory, blocking]\nnotify: ./page.sh\nnotify_on: [raised\n", "AFK:"},
+		{"bad indentation", "allow_gates: [blocking]\n  notify: x\n", "AFK:1: did not find expected key"},
+		{"tab indentation", "allow_gates:\n\t- blocking\n", "AFK:"},
+		{"not a mapping", "- blocking\n- advisory\n", "AFK:1: want key: value lines"},
+		{"unknown gate", "notify: x\nallow_gates: [advisory, blockng]\n", `AFK:2: allow_gates: unknown gate "blockng"`},
+		{"bad timeout", "allow_gates: [blocking]\nnotify_timeout: ten\n", `AFK:2: notify_timeout: "ten" is not a duration`},
+		{"negative count", "allow_gates: [blocking]\n\nauto_approve_after: -1\n", `AFK:3: auto_approve_after: "-1" is not a whole number`},
+		{"count in words", "auto_approve_after: three\n", `AFK:1: auto_approve_after: "three"`},
+		{"duplicate key", "allow_gates: [advisory]\nallow_gates: [blocking]\n", "AFK:2: allow_gates is also set on line 1"},
+		{"list of maps", "never_auto:\n  - a: b\n", "AFK:1: want a list of words"},
+		{"notify as a list", "notify: [a, b]\n", "AFK:1: notify: want a shell command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := LoadAFK(writeAFK(t, tt.body))
+			if !a.On || !a.Broken {
+				t.Fatalf("got on=%v broken=%v, want on and broken", a.On, a.Broken)
+			}
+			if len(a.AllowGates) != 0 || a.AutoApproveAfter != 0 {
+				t.Errorf("got allow_gates %q auto_approve_after %d, want nothing allowed", a.AllowGates, a.AutoApproveAfter)
+			}
+			if len(a.Warnings) != 1 {
+				t.Fatalf("got warnings %q, want exactly one", a.Warnings)
+			}
+			w := a.Warnings[0]
+			if !strings.Contains(w, tt.want) || !strings.HasSuffix(w, "nothing is auto-picked until it is fixed") {
+				t.Errorf("got warning %q, want it to contain %q and say nothing is auto-picked", w, tt.want)
+			}
+			for _, gate := range Gates {
+				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
+					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
+				}
+			}
+			if a.NotifyOnEvent("raised") {
+				t.Errorf("got the hook enabled from a file that does not parse, want it off")
+			}
+		})
+	}
+}
+
+// A syntax error names the line the parser stopped at.
+func TestLoadAFKSyntaxErrorNamesLine(t *testing.T) {
+	a := LoadAFK(writeAFK(t, "allow_gates: [advisory]\nnotify: ./page.sh\nnotify_on: raised: now\n"))
+	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "/AFK:3: ") {
+		t.Errorf("got %q, want one warning naming AFK:3", a.Warnings)
+	}
+}
+
+func TestNotifyOnEvent(t *testing.T) {
+	a := AFK{On: true, Notify: "x", NotifyOn: []string{"raised", "reminder"}}
+	for ev, want := range map[string]bool{"raised": true, "reminder": true, "resolved": false} {
+		if got := a.NotifyOnEvent(ev); got != want {
+			t.Errorf("event %s: got %v, want %v", ev, got, want)
+		}
+	}
+	a.Notify = ""
+	if a.NotifyOnEvent("raised") {
+		t.Errorf("got true without a notify command, want false")
+	}
+}
