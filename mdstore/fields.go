@@ -95,9 +95,11 @@ func continuation(lines []line, i int) int {
 func decodeBlock(header string, body []line) string {
 	chomp, indent, isScalar := scalarHeader(header)
 	if indent == 0 {
+		// The first line with more than spaces and tabs sets the
+		// indentation, as the writer's firstNonEmptyIndented assumes.
 		for _, l := range body {
-			if !isBlank(l.text) {
-				indent = len(l.text) - len(strings.TrimLeft(l.text, " \t"))
+			if rest := strings.TrimLeft(l.text, " \t"); rest != "" {
+				indent = len(l.text) - len(rest)
 				break
 			}
 		}
@@ -105,6 +107,11 @@ func decodeBlock(header string, body []line) string {
 	parts := make([]string, len(body))
 	for i, l := range body {
 		t := l.text
+		if indent == 0 {
+			// Every line is spaces and tabs only: they are empty lines.
+			parts[i] = ""
+			continue
+		}
 		if len(t) >= indent && strings.TrimLeft(t[:indent], " \t") == "" {
 			parts[i] = t[indent:]
 		} else {
