@@ -22,6 +22,9 @@ const MaxOutput = 4096
 // MaxLog is the size past which notify.log is rotated.
 const MaxLog = 1 << 20
 
+// DefaultTimeout applies when a Hook has no timeout.
+const DefaultTimeout = 10 * time.Second
+
 // Event is what the hook is told. The first six fields are the contract's
 // DEVRITES_* variables; the rest are extras.
 type Event struct {
@@ -96,6 +99,10 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = time.Second // a grandchild holding the pipe cannot hold us
 
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
 	start := time.Now()
 	o := Outcome{Exit: -1}
 	if err := cmd.Start(); err != nil {
@@ -106,9 +113,10 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(h.Timeout)
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var err error
+	interrupted := false
 	select {
 	case err = <-done:
 	case <-timer.C:
@@ -116,6 +124,7 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-done
 	case <-ctx.Done():
+		interrupted = true
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-done
 	}
@@ -126,7 +135,14 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	var exitErr *exec.ExitError
 	switch {
 	case o.TimedOut:
-		o.Err = fmt.Errorf("notify hook timed out after %s and was killed", h.Timeout)
+		o.Err = fmt.Errorf("notify hook timed out after %s and was killed", timeout)
+	case interrupted:
+		o.Err = fmt.Errorf("notify hook interrupted: %w", ctx.Err())
+	case errors.As(err, &exitErr) && exitErr.ExitCode() == 127:
+		o.Exit = 127
+		o.Err = errors.New("notify hook exited 127: command not found")
+	case errors.As(err, &exitErr) && exitErr.ExitCode() < 0:
+		o.Err = fmt.Errorf("notify hook did not exit by itself (%v)", exitErr)
 	case errors.As(err, &exitErr):
 		o.Exit = exitErr.ExitCode()
 		o.Err = fmt.Errorf("notify hook exited %d", o.Exit)
