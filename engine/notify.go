@@ -24,8 +24,9 @@ func (e *Engine) hook() notify.Hook {
 		Log: e.WS.Path(mdstore.NotifyLog), Now: e.Now}
 }
 
-// fire runs the notify hook for an event when notify_on lists it. It returns
-// the warnings to print; the hook never fails the command.
+// fire runs the notify hook for an event when notify_on lists it. Callers
+// fire after the transaction, so the lock is released. It returns the one
+// warning to print when the hook fails; the hook never fails the command.
 func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 	if !e.AFK.NotifyOnEvent(event) {
 		return nil
@@ -34,5 +35,5 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 	if o.OK() {
 		return nil
 	}
-	return []string{o.Err.Error() + " (see " + e.WS.Path(mdstore.NotifyLog) + "); the question is saved"}
+	return []string{o.Err.Error() + " on " + event + " " + q.QID + "; the workspace is saved; see " + e.WS.Path(mdstore.NotifyLog)}
 }

@@ -89,12 +89,17 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	if ev.Options == nil {
 		ev.Options = []string{}
 	}
-	stdin, _ := json.Marshal(ev)
+	// One JSON document and a newline; "<" and ">" are kept as they are so
+	// that a hook forwarding the text shows it as written.
+	var stdin bytes.Buffer
+	enc := json.NewEncoder(&stdin)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(ev)
 	var out bounded
 	cmd := exec.Command("sh", "-c", h.Command)
 	cmd.Dir = h.Dir
 	cmd.Env = append(os.Environ(), ev.Env()...)
-	cmd.Stdin = bytes.NewReader(append(stdin, '\n'))
+	cmd.Stdin = &stdin
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = time.Second // a grandchild holding the pipe cannot hold us

@@ -66,8 +66,15 @@ func TestFireEnvAndStdin(t *testing.T) {
 	if !reflect.DeepEqual(env, want) {
 		t.Errorf("got env %q, want %q", env, want)
 	}
+	raw := read(t, filepath.Join(dir, "stdin.json"))
+	if !strings.HasSuffix(raw, "}\n") || strings.Count(raw, "\n") != 1 {
+		t.Errorf("got stdin %q, want one JSON document on one line", raw)
+	}
+	if !strings.Contains(raw, `resolve q-2026-11-29-001 \"<answer>\""`) {
+		t.Errorf("got stdin %q, want <answer> written as is", raw)
+	}
 	var doc map[string]any
-	if err := json.Unmarshal([]byte(read(t, filepath.Join(dir, "stdin.json"))), &doc); err != nil {
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
 		t.Fatalf("stdin is not one JSON document: %v", err)
 	}
 	if doc["schema"] != float64(Schema) || doc["qid"] != ev.QID || doc["question"] != ev.Question || doc["event"] != "raised" ||

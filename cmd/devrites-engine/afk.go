@@ -1,6 +1,214 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"strings"
+	"time"
 
-// afkCommands are the AFK, notify and reminder commands.
-func afkCommands() []*cli.Command { return nil }
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/urfave/cli/v2"
+)
+
+// afkCommands are the AFK, notify and reminder commands. `questions
+// overdue` lives in the questions command (commands.go) and runs cmdOverdue.
+func afkCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name: "afk", Usage: "AFK mode: what .devrites/AFK allows, and why a question would pause",
+			Subcommands: []*cli.Command{
+				{
+					Name: "explain", Usage: "say which policy rule decides a question, without raising it",
+					Flags: []cli.Flag{
+						&cli.StringFlag{Name: "gate", Usage: "advisory, validating, blocking or escalating (else the slice's, from tasks.md)"},
+						&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
+						&cli.StringFlag{Name: "breakpoint", Usage: "breakpoint id (default: from slice and gate)"},
+						&cli.StringFlag{Name: "slice", Usage: "slice, e.g. \"3 — payments\", 3, or seal"},
+					},
+					Action: cmdAFKExplain,
+				},
+				{Name: "status", Usage: "the effective AFK configuration", Action: cmdAFKStatus},
+			},
+		},
+		{
+			Name: "notify", Usage: "the notify hook",
+			Subcommands: []*cli.Command{{
+				Name: "test", Usage: "fire the hook once with the newest open question (or sample values) and print the outcome",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "event", Value: "test", Usage: "the event to send: " + strings.Join(engine.TestEvents, ", ")},
+				},
+				Action: cmdNotifyTest,
+			}},
+		},
+		{
+			Name: "remind", Usage: "fire the notify hook (event reminder) for overdue open questions, once per SLA period each",
+			Action: cmdRemind,
+		},
+	}
+}
+
+func cmdAFKExplain(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	e.warn(eng.AFK.Warnings)
+	x, err := eng.Explain(engine.ExplainRequest{Gate: c.String("gate"), Tags: c.StringSlice("tag"),
+		Slice: c.String("slice"), Breakpoint: c.String("breakpoint")})
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: rule %d (%s): %s\n", x.Outcome, x.Rule, x.Name, x.Reason)
+	tags := "none"
+	if len(x.Tags) > 0 {
+		tags = strings.Join(x.Tags, ", ")
+	}
+	fmt.Fprintf(&b, "gate: %s; tags: %s; breakpoint: %s\n", x.Gate, tags, x.Breakpoint)
+	if x.HumanStreak != nil {
+		fmt.Fprintf(&b, "human picks of option 1 in a row at %s: %d of %d (auto_approve_after)\n", x.Breakpoint, *x.HumanStreak, x.AutoApproveAfter)
+	}
+	e.print(x, b.String())
+	return nil
+}
+
+func cmdAFKStatus(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	e.warn(eng.AFK.Warnings)
+	s := eng.Status()
+	var b strings.Builder
+	switch {
+	case !s.On:
+		b.WriteString("afk: off (no .devrites/AFK): every question pauses for a person\n")
+	case s.Broken:
+		fmt.Fprintf(&b, "afk: on, but %s does not parse: nothing is auto-picked and the hook does not fire\n", s.Path)
+	default:
+		fmt.Fprintf(&b, "afk: on (%s)\n", s.Path)
+	}
+	list := func(l []string) string {
+		if len(l) == 0 {
+			return "none"
+		}
+		return strings.Join(l, ", ")
+	}
+	notifyCmd := s.Notify
+	if notifyCmd == "" {
+		notifyCmd = "none"
+	}
+	fmt.Fprintf(&b, "allow_gates: %s\n", list(s.AllowGates))
+	fmt.Fprintf(&b, "notify: %s\n", notifyCmd)
+	fmt.Fprintf(&b, "notify_timeout: %s\n", s.NotifyTimeout)
+	fmt.Fprintf(&b, "notify_on: %s\n", list(s.NotifyOn))
+	fmt.Fprintf(&b, "never_auto: %s\n", list(s.NeverAuto))
+	fmt.Fprintf(&b, "always_stop: %s\n", list(s.AlwaysStop))
+	if s.AutoApproveAfter > 0 {
+		fmt.Fprintf(&b, "auto_approve_after: %d\n", s.AutoApproveAfter)
+	} else {
+		b.WriteString("auto_approve_after: off\n")
+	}
+	if s.MaxSlices > 0 {
+		fmt.Fprintf(&b, "max_slices: %d\n", s.MaxSlices)
+	}
+	e.print(s, b.String())
+	return nil
+}
+
+func cmdNotifyTest(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	e.warn(eng.AFK.Warnings)
+	r, err := eng.NotifyTest(e.ctx, c.String("event"))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	what := r.QID
+	if r.Sample {
+		what += " (sample values: no question is open)"
+	}
+	fmt.Fprintf(&b, "fired %s for %s: %s\n", r.Event, what, r.Command)
+	if r.OK {
+		fmt.Fprintf(&b, "ok: exit 0 in %s\n", r.Duration)
+	} else {
+		fmt.Fprintf(&b, "failed: %s after %s\n", r.Error, r.Duration)
+	}
+	fmt.Fprintf(&b, "log: %s\n", r.Log)
+	e.print(r, b.String())
+	if !r.OK {
+		// A failing hook is a warning, never an error, here as everywhere.
+		e.warn([]string{r.Error + "; see " + r.Log})
+	}
+	return nil
+}
+
+func cmdRemind(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	r, err := eng.Remind(e.ctx)
+	if err != nil {
+		return err
+	}
+	e.warn(r.Warnings)
+	var b strings.Builder
+	now := e.now()
+	for _, q := range r.Reminded {
+		fmt.Fprintf(&b, "reminded %s (%s, SLA %s, overdue by %s)\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)))
+	}
+	for _, q := range r.Waiting {
+		fmt.Fprintf(&b, "waiting %s: reminded at %s, again after one SLA period (%s)\n", q.QID, orNever(q.RemindedAt), q.SLA)
+	}
+	if len(r.Reminded) == 0 && len(r.Waiting) == 0 {
+		b.WriteString("no overdue questions\n")
+	}
+	e.print(r, b.String())
+	return nil
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}
+
+func cmdOverdue(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	qs, err := eng.Overdue()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if len(qs) == 0 {
+		b.WriteString("no overdue questions\n")
+	}
+	now := e.now()
+	for _, q := range qs {
+		fmt.Fprintf(&b, "%s  %-10s  age %-4s  sla %-4s  overdue by %-6s  %s\n", q.QID, q.Gate, q.Age(now), q.SLA, span(q.OverdueBy(now)), q.Slice)
+	}
+	e.print(map[string]any{"questions": qs}, b.String())
+	return nil
+}
+
+// span is a duration for people: 1h45m, 3d2h, 40s.
+func span(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd%dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%dm", d/time.Hour, d%time.Hour/time.Minute)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	default:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+}

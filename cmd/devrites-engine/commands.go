@@ -96,6 +96,7 @@ func coreCommands() []*cli.Command {
 					Action: cmdList,
 				},
 				{Name: "show", Usage: "the option set as a person sees it", ArgsUsage: "<qid>", Action: cmdQuestionShow},
+				{Name: "overdue", Usage: "open questions past their SLA (see remind)", Action: cmdOverdue},
 			},
 		},
 	}

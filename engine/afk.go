@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/notify"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// AFKStatus is the effective AFK configuration, as `afk status` reports it.
+type AFKStatus struct {
+	AFK
+	NotifyTimeout string   `json:"notify_timeout"`
+	AlwaysStop    []string `json:"always_stop"`
+}
+
+// Status returns the effective AFK configuration: the file's values over the
+// defaults, or what a file that does not parse leaves in force.
+func (e *Engine) Status() AFKStatus {
+	a := e.AFK
+	a.AllowGates, a.NotifyOn = nonNil(a.AllowGates), nonNil(a.NotifyOn)
+	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: AlwaysStop}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// ExplainRequest is the question `afk explain` asks the policy about.
+type ExplainRequest struct {
+	Gate       string
+	Tags       []string
+	Slice      string
+	Breakpoint string
+}
+
+// Explanation says which rule would decide a question raised now.
+type Explanation struct {
+	Decision
+	Gate       string   `json:"gate"`
+	Tags       []string `json:"tags"`
+	Slice      string   `json:"slice"`
+	Breakpoint string   `json:"breakpoint"`
+	// HumanStreak is how many of the breakpoint's latest resolutions were
+	// human picks of option 1 (rule 7), when auto_approve_after is set.
+	HumanStreak      *int `json:"human_streak,omitempty"`
+	AutoApproveAfter int  `json:"auto_approve_after,omitempty"`
+}
+
+// Explain runs the policy on a question without raising it, against the
+// questions.md history as it is now. Slice, gate and breakpoint are filled as
+// `question raise` fills them.
+func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
+	slice, err := cleanText("--slice", r.Slice)
+	if err != nil {
+		return nil, err
+	}
+	gate := strings.ToLower(strings.TrimSpace(r.Gate))
+	if slice != "" {
+		tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
+		if s, ok := findSlice(tasks, slice); ok {
+			if isSliceRef(slice) {
+				slice = s.Label()
+			}
+			if gate == "" {
+				gate = strings.ToLower(s.Gate)
+			}
+		}
+	}
+	if gate == "" {
+		return nil, mdstore.WithHint(fmt.Errorf("no gate: %w", ErrBadArgs), "pass --gate advisory|validating|blocking|escalating")
+	}
+	if !validGate(gate) {
+		return nil, mdstore.WithHint(fmt.Errorf("unknown gate %q: %w", gate, ErrBadArgs), "use one of advisory, validating, blocking, escalating")
+	}
+	for _, t := range r.Tags {
+		if blank(t) || strings.ContainsAny(t, ",\n") {
+			return nil, fmt.Errorf("tag %q: %w", t, ErrBadArgs)
+		}
+	}
+	bp, err := cleanText("--breakpoint", r.Breakpoint)
+	if err != nil {
+		return nil, err
+	}
+	if bp == "" {
+		bp = deriveBreakpoint(slice, gate)
+	}
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	history := e.questions(f.questions)
+	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
+		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history})}
+	if n := e.AFK.AutoApproveAfter; n > 0 {
+		streak := HumanStreak(history, bp)
+		x.HumanStreak, x.AutoApproveAfter = &streak, n
+	}
+	return x, nil
+}
+
+// NotifyTestResult is what `notify test` reports.
+type NotifyTestResult struct {
+	Event    string         `json:"event"`
+	QID      string         `json:"qid"`
+	Sample   bool           `json:"sample"` // no question was open: sample values were sent
+	Command  string         `json:"command"`
+	OK       bool           `json:"ok"`
+	Duration string         `json:"duration"`
+	Error    string         `json:"error,omitempty"`
+	Log      string         `json:"log"`
+	Outcome  notify.Outcome `json:"outcome"`
+}
+
+// TestEvents are the events `notify test` may send: "test" and those of
+// notify_on.
+var TestEvents = append([]string{"test"}, NotifyEvents...)
+
+// NotifyTest fires the hook once, whatever notify_on says, with the newest
+// open question or, when none is open, with sample values. A hook that fails
+// is reported in the result, not as an error.
+func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResult, error) {
+	if event == "" {
+		event = "test"
+	}
+	if !contains(TestEvents, event) {
+		return nil, mdstore.WithHint(fmt.Errorf("--event %q: %w", event, ErrBadArgs), "use one of "+strings.Join(TestEvents, ", "))
+	}
+	afkPath := "AFK"
+	if e.WS.Devrites != "" {
+		afkPath = filepath.Join(e.WS.Devrites, "AFK")
+	}
+	switch {
+	case !e.AFK.On:
+		return nil, mdstore.WithHint(fmt.Errorf("%s: no AFK file, so no notify hook: %w", afkPath, mdstore.ErrMissing),
+			"create it with a line such as: notify: ./scripts/page-me.sh")
+	case e.AFK.Broken:
+		return nil, mdstore.WithHint(fmt.Errorf("%s does not parse, so its notify hook is not known: %w", afkPath, ErrMalformed),
+			"fix the line the warning names; devrites-engine afk status shows the effect")
+	case e.AFK.Notify == "":
+		return nil, mdstore.WithHint(fmt.Errorf("%s: no notify command: %w", afkPath, mdstore.ErrMissing),
+			"add a line such as: notify: ./scripts/page-me.sh")
+	}
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	var q *Question
+	for _, x := range e.questions(f.questions) {
+		if x.Status == StatusOpen && (q == nil || x.RaisedAt >= q.RaisedAt) {
+			q = &x
+		}
+	}
+	res := &NotifyTestResult{Event: event, Command: e.AFK.Notify, Log: e.WS.Path(mdstore.NotifyLog)}
+	if q == nil {
+		q = e.sampleQuestion()
+		res.Sample = true
+	}
+	res.QID = q.QID
+	o := notify.Fire(ctx, e.hook(), e.event(event, *q))
+	res.Outcome, res.OK, res.Duration = o, o.OK(), o.Duration.Round(1e6).String()
+	if o.Err != nil {
+		res.Error = o.Err.Error()
+	}
+	return res, nil
+}
+
+// sampleQuestion stands in for a question when none is open. Its qid has the
+// suffix 000, which allocation never gives, so it cannot be mistaken for one.
+func (e *Engine) sampleQuestion() *Question {
+	return &Question{QID: "q-" + qid.Date(e.Now()) + "-000", Status: StatusOpen, Slice: "0 — notify test", Gate: "advisory",
+		Question: "Does the devrites-engine notify hook reach you? (a test; nothing to answer)",
+		Options:  []string{"Yes, it works (Recommended)", escapeHatch}, Proposed: "Yes, it works",
+		SLA: "none", RaisedAt: e.timestamp()}
+}

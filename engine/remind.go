@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Overdue returns the open questions past their SLA, in file order.
+func (e *Engine) Overdue() ([]Question, error) {
+	f, err := e.read()
+	if err != nil {
+		return nil, err
+	}
+	out := []Question{}
+	for _, q := range e.questions(f.questions) {
+		if q.Overdue {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// OverdueBy is how long past its SLA an open question is; 0 when it is not.
+func (q Question) OverdueBy(now time.Time) time.Duration {
+	sla, ok := q.slaDuration()
+	raised, ok2 := q.raisedTime()
+	if q.Status != StatusOpen || !ok || !ok2 || now.Sub(raised) <= sla {
+		return 0
+	}
+	return now.Sub(raised) - sla
+}
+
+// reminderDue reports whether an overdue question may be reminded now: it
+// never was, or its last reminder is at least one SLA period old. A
+// reminded_at that does not parse is treated as never.
+func (q Question) reminderDue(now time.Time) bool {
+	if !q.Overdue {
+		return false
+	}
+	last, err := time.Parse(time.RFC3339, q.RemindedAt)
+	if err != nil {
+		return true
+	}
+	sla, _ := q.slaDuration()
+	return now.Sub(last) >= sla
+}
+
+// RemindResult is what `remind` reports.
+type RemindResult struct {
+	Reminded []Question `json:"reminded"`
+	// Waiting are overdue questions reminded less than one SLA period ago.
+	Waiting  []Question `json:"waiting"`
+	Warnings []string   `json:"warnings"`
+}
+
+// Remind fires the notify hook with the event "reminder" for each overdue
+// open question, at most once per SLA period per question. Under the lock it
+// records reminded_at in each block it reminds (and a Log line in state.md);
+// the hook runs after the lock is released. Nothing is written when the hook
+// would not fire for reminders: the AFK file must be present, parse, name a
+// notify command and list "reminder" in notify_on.
+func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
+	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Warnings: append([]string{}, e.AFK.Warnings...)}
+	if why := e.remindersOff(); why != "" {
+		over, err := e.Overdue()
+		if err != nil {
+			return nil, err
+		}
+		res.Waiting = over
+		res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
+		return res, nil
+	}
+	err := e.transact(ctx, func(f *files) error {
+		res.Reminded, res.Waiting = res.Reminded[:0], res.Waiting[:0]
+		now := e.Now()
+		for _, q := range e.questions(f.questions) {
+			switch {
+			case !q.Overdue:
+			case !q.reminderDue(now):
+				res.Waiting = append(res.Waiting, q)
+			default:
+				if err := f.questions.Set(q.QID, mdstore.KV{Key: "reminded_at", Value: e.timestamp()}); err != nil {
+					return err
+				}
+				f.state.AppendLog(e.logLine(f.state, "reminded "+q.QID+" (SLA "+q.SLA+")"))
+				res.Reminded = append(res.Reminded, fromBlock(f.questions.Find(q.QID), now))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range res.Reminded {
+		res.Warnings = append(res.Warnings, e.fire(ctx, "reminder", q)...)
+	}
+	return res, nil
+}
+
+// remindersOff says why the hook would not fire for reminders, or "".
+func (e *Engine) remindersOff() string {
+	switch {
+	case !e.AFK.On:
+		return "AFK mode is off (.devrites/AFK absent)"
+	case e.AFK.Broken:
+		return "the AFK file does not parse"
+	case e.AFK.Notify == "":
+		return "the AFK file has no notify command"
+	case !contains(e.AFK.NotifyOn, "reminder"):
+		return "notify_on does not list reminder"
+	}
+	return ""
+}
