@@ -1,6 +1,82 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/urfave/cli/v2"
+)
 
 // doctorCommands are the workspace health commands.
-func doctorCommands() []*cli.Command { return nil }
+func doctorCommands() []*cli.Command {
+	return []*cli.Command{{
+		Name:  "doctor",
+		Usage: "check the workspace: each finding with file, line and how to mend it; exit 6 on errors",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "fix", Usage: "make the safe repairs (reconcile state.md, remove stale temp files, renumber duplicate qids), each reported"},
+		},
+		Action: cmdDoctor,
+	}}
+}
+
+// errUnhealthy is doctor's decisive line when errors remain; the report on
+// stdout says which.
+var errUnhealthy = fmt.Errorf("the workspace has errors: %w", mdstore.ErrMalformed)
+
+func cmdDoctor(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage)
+	}
+	ws, err := mdstore.Find(e.locator())
+	if err != nil {
+		return err
+	}
+	rep, err := engine.Doctor(e.ctx, ws, e.now, c.Duration("lock-timeout"), c.Bool("fix"))
+	if err != nil {
+		return err
+	}
+	e.print(rep, doctorText(rep))
+	if rep.OK {
+		return nil
+	}
+	if rep.Fixable() {
+		return mdstore.WithHint(errUnhealthy, "run: devrites-engine doctor --fix")
+	}
+	return mdstore.WithHint(errUnhealthy, "the errors above need a person: follow each mend line")
+}
+
+// doctorText is the report for people: repairs, then findings, then a count.
+//
+//	fixed: questions.md:14: renumbered q-2026-11-29-004 to q-2026-11-29-006 …
+//	error: state.md:7: status "paused" is not running, awaiting_human or blocked
+//	  mend: set it to running, awaiting_human or blocked
+//	doctor: 1 error, 0 warnings, 1 repair
+func doctorText(r *engine.DoctorReport) string {
+	var b strings.Builder
+	for _, rp := range r.Repairs {
+		fmt.Fprintf(&b, "fixed: %s: %s\n", rp.Where(), rp.Did)
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s: %s: %s\n", f.Severity, f.Where(), f.Problem)
+		fmt.Fprintf(&b, "  mend: %s\n", f.Mend)
+	}
+	fmt.Fprintf(&b, "doctor: %s, %s", plural(r.Errors, "error"), plural(r.Warnings, "warning"))
+	if len(r.Repairs) > 0 {
+		fmt.Fprintf(&b, ", %s", plural(len(r.Repairs), "repair"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

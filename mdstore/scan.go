@@ -1,0 +1,41 @@
+package mdstore
+
+// Heading is a level-1 or level-2 ATX heading of questions.md, as doctor
+// sees it: headings inside fenced code are listed too, marked Fenced, so
+// that a question heading a stray fence has swallowed can be reported.
+type Heading struct {
+	Line   int // 1-based
+	Level  int
+	Text   string // the line as written
+	Fenced bool
+}
+
+// Headings returns the level-1 and level-2 headings of the file in order.
+func (q *Questions) Headings() []Heading {
+	lines := q.d.lines
+	opaque := scalarLines(lines)
+	fenced := q.d.fenced(opaque)
+	var out []Heading
+	for i, l := range lines {
+		if opaque != nil && opaque[i] {
+			continue
+		}
+		if lvl := headingLevel(l.text); lvl == 1 || lvl == 2 {
+			out = append(out, Heading{Line: i + 1, Level: lvl, Text: l.text, Fenced: fenced[i]})
+		}
+	}
+	return out
+}
+
+// IsQuestionHeading reports whether a line is a question heading
+// ("## q-YYYY-MM-DD-NNN").
+func IsQuestionHeading(s string) bool { return questionHeading.MatchString(s) }
+
+// AwaitingLine is the 1-based line of the "Awaiting human" heading, or 0
+// when state.md has no such section.
+func (s *State) AwaitingLine() int {
+	if a := s.section("awaitinghuman"); a != nil {
+		return a.head + 1
+	}
+	return 0
+}
