@@ -653,7 +653,18 @@ func (d *doctor) temps() ([]string, error) {
 	return out, nil
 }
 
-var warningLine = regexp.MustCompile(`:([0-9]+):|line ([0-9]+)`)
+// warningAt is the "path:line:" that LoadAFK's messages start with.
+var warningAt = regexp.MustCompile(`^:([0-9]+):\s*`)
+
+// splitWarning splits "path:12: message" into 12 and "message".
+func splitWarning(w, path string) (int, string) {
+	rest := strings.TrimPrefix(w, path)
+	if m := warningAt.FindStringSubmatch(rest); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, rest[len(m[0]):]
+	}
+	return 0, strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+}
 
 // checkAFK reports an AFK file that does not parse (AFK then fails closed),
 // its other warnings, and a notify command whose program is not found.
@@ -664,12 +675,8 @@ func (d *doctor) checkAFK() {
 	}
 	file := d.devritesName("AFK")
 	for i, w := range a.Warnings {
-		f := Finding{Severity: SevWarning, Kind: "afk", File: file, Problem: strings.TrimPrefix(strings.TrimPrefix(w, a.Path), ": "),
-			Mend: "fix or remove the key"}
-		if m := warningLine.FindStringSubmatch(w); m != nil {
-			f.Line, _ = strconv.Atoi(m[1] + m[2])
-			f.Problem = strings.TrimPrefix(strings.TrimPrefix(f.Problem, m[1]+": "), m[1]+":")
-		}
+		f := Finding{Severity: SevWarning, Kind: "afk", File: file, Mend: "fix or remove the key"}
+		f.Line, f.Problem = splitWarning(w, a.Path)
 		// LoadAFK records why the body failed as its last warning.
 		if a.Broken && i == len(a.Warnings)-1 {
 			f.Severity, f.Mend = SevError, "fix the YAML (see the AFK section of the README); until then every question pauses"
