@@ -84,7 +84,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			full := strings.TrimSpace(path + " " + c.Name)
 			c.OnUsageError = usageError(full)
 			if c.Action != nil {
-				c.Action = wrap(full, stdin, stdout, stderr, c.Action)
+				c.Action = wrap(full, c.Action)
 			} else if len(c.Subcommands) > 0 {
 				names := make([]string, len(c.Subcommands))
 				for i, s := range c.Subcommands {
@@ -125,7 +125,7 @@ func usageError(cmd string) cli.OnUsageErrorFunc {
 }
 
 // wrap gives an action its env and names the command in its errors.
-func wrap(cmd string, stdin io.Reader, stdout, stderr io.Writer, action cli.ActionFunc) cli.ActionFunc {
+func wrap(cmd string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		err := action(c)
 		var s status
@@ -175,8 +175,10 @@ func (e *env) open() (*engine.Engine, error) {
 // print writes v as JSON, or text for people (unless --quiet).
 func (e *env) print(v any, text string) {
 	if e.json {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false) // "<answer>" stays readable
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(v)
 		return
 	}
 	if !e.quiet && text != "" {
