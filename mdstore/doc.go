@@ -6,14 +6,22 @@
 // which lines are inside fenced code, and those lines are never read as
 // headings, fields or keys. Only ATX headings count ("## Title"); setext
 // underlines do not, so a "---" line cannot turn fields into a heading.
-// In questions.md the indented lines of a block scalar ("key: |") are data:
-// they are hidden from goldmark, so a "```" inside an answer cannot open a
-// fence that would swallow the questions after it.
+// In questions.md the indented lines that follow a field inside a question
+// block are its value (a block scalar "key: |", the older "key:" form, or a
+// plain value continued as in YAML) and are data: they are hidden from
+// goldmark, so a "```" inside an answer cannot open a fence that would
+// swallow the questions after it, and only a column-0 heading ends a block.
+// Which lines are fenced and which are values depend on each other; both are
+// decided from the lines above, and the parser alternates the two until they
+// agree.
 //
 // Editing. Files are kept as lines with their own endings. Edits replace
 // whole lines or a value's span within a line; everything else keeps its
 // bytes: a UTF-8 BOM, CRLF endings, blank lines, a missing final newline.
 // Parsing a file and writing it back unchanged gives identical bytes.
+// Text added at a place where a fenced code block is still open (a "```"
+// never closed before the end of the file) is preceded by a closing fence,
+// or it would be read as code.
 //
 // Transactions. Workspace.Transact takes an exclusive flock on .lock (a file
 // that is never deleted: the data files are replaced by rename, so a lock on

@@ -10,7 +10,9 @@ import (
 // digit) followed by indented lines. The older form, a key with an empty value
 // followed by indented lines, is read as well. The engine writes every value
 // that a single line cannot carry exactly as a block scalar indented by two
-// spaces, so text never starts a column-0 line.
+// spaces, so text never starts a column-0 line. A plain value followed by
+// indented lines continues on them, as in YAML, so that every indented line
+// after a field belongs to it and an edit replaces them together.
 
 // NormKey reduces a key to lower-case letters and digits, the form in which
 // keys are compared: "Next step", "next_step" and "NEXT-STEP" are one key.
@@ -136,6 +138,30 @@ func decodeBlock(header string, body []line) string {
 		v += "\n"
 	}
 	return v
+}
+
+// foldPlain reads a plain value continued on indented lines, as YAML reads
+// a multi-line plain scalar: the line breaks fold into spaces, and each empty
+// line between them is a line break.
+func foldPlain(first string, body []line) string {
+	var b strings.Builder
+	b.WriteString(first)
+	empty := 0
+	for _, l := range body {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			empty++
+			continue
+		}
+		if empty > 0 {
+			b.WriteString(strings.Repeat("\n", empty))
+		} else {
+			b.WriteByte(' ')
+		}
+		empty = 0
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 // encodeField renders key and value as the texts of the lines that carry them.

@@ -2,9 +2,12 @@ package mdstore
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+var stateKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // valueSeeds are answers a person can send: the fuzz targets start from them.
 var valueSeeds = []string{
@@ -179,7 +182,7 @@ func FuzzStateRoundTrip(f *testing.F) {
 			t.Fatalf("write back: got %q, want %q", got, data)
 		}
 		canon := Canon(key)
-		if canon == "" {
+		if !stateKey.MatchString(canon) { // the engine's keys are ASCII words
 			canon = "status"
 		}
 		value = cleanValue(value)
@@ -225,7 +228,11 @@ func FuzzStateRoundTrip(f *testing.F) {
 		if got := entryList(again.Cursor()); !sameKVs(got, cursor) {
 			t.Fatalf("cursor after ClearAwaiting: got %q, want %q\n%s", got, cursor, s.Bytes())
 		}
-		if !hadAwaiting && !bytes.Equal(s.Bytes(), data) {
+		// A fence left open at the end is closed for the section and stays
+		// closed after it goes.
+		orig := ParseState(data)
+		openFence := orig.d.fenceCloser(len(orig.d.lines), nil) != ""
+		if !hadAwaiting && !openFence && !bytes.Equal(s.Bytes(), data) {
 			t.Fatalf("SetAwaiting+ClearAwaiting: got %q, want %q", s.Bytes(), data)
 		}
 	})

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -181,4 +182,34 @@ func (d *doc) fenced(opaque []bool) []bool {
 		return ast.WalkContinue, nil
 	})
 	return mask
+}
+
+var fenceOpening = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+
+// fenceCloser returns the line that closes a fenced code block still open
+// at line index at, or "" when a column-0 line inserted there would not be
+// inside fenced code. Only a fence outside any list or quote can be open
+// there: a column-0 line ends those, and the fences in them. Lines marked
+// opaque are hidden from the fence finder, as in fenced.
+func (d *doc) fenceCloser(at int, opaque []bool) string {
+	probe := doc{lines: append(append(make([]line, 0, at+1), d.lines[:at]...), line{text: "x"})}
+	var op []bool
+	if opaque != nil {
+		op = append(append(make([]bool, 0, at+1), opaque[:at]...), false)
+	}
+	mask := probe.fenced(op)
+	if !mask[at] {
+		return ""
+	}
+	// Every line between the opening fence and at is the block's content.
+	for i := at - 1; i >= 0; i-- {
+		if mask[i] {
+			continue
+		}
+		if m := fenceOpening.FindStringSubmatch(d.lines[i].text); m != nil {
+			return m[1]
+		}
+		break
+	}
+	return ""
 }

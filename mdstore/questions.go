@@ -10,10 +10,13 @@ import (
 type Questions struct {
 	d      doc
 	blocks []*Block
+	fenced []bool // lines inside fenced code
+	opaque []bool // lines holding field values (nil when there are none)
 }
 
 // Block is one question: a column-0 "## q-…" heading outside fenced code and
-// the lines up to the next level-1 or level-2 heading outside fenced code.
+// the lines up to the next column-0 level-1 or level-2 heading outside fenced
+// code.
 type Block struct {
 	QID    string
 	head   int // index of the heading line
@@ -38,10 +41,31 @@ func ParseQuestions(b []byte) *Questions {
 	return q
 }
 
-// index finds the blocks and their fields.
+// index finds the blocks and their fields. Which lines are fenced code and
+// which lines are field values depend on each other: a value's lines are
+// data and hidden from the fence finder, and a fence hides the fields in it.
+// Both are decided from the lines above, so index alternates the two until
+// they agree; each round settles at least one more line from the top, and
+// files without a fence agree at once.
 func (q *Questions) index() {
+	q.fenced = nil
+	var opaque []bool
+	for round := 0; ; round++ {
+		fenced := q.d.fenced(opaque)
+		next := q.scan(fenced)
+		if sameMask(next, opaque) || round > len(q.d.lines) {
+			q.fenced, q.opaque = fenced, next
+			return
+		}
+		opaque = next
+	}
+}
+
+// scan finds the blocks and their fields, given the fenced lines, and
+// returns the lines that hold field values.
+func (q *Questions) scan(fenced []bool) []bool {
 	lines := q.d.lines
-	fenced := q.d.fenced(scalarLines(lines))
+	var values []bool
 	q.blocks = q.blocks[:0]
 	var cur *Block
 	closeBlock := func(i int) {
@@ -56,7 +80,9 @@ func (q *Questions) index() {
 			continue
 		}
 		t := lines[i].text
-		if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
+		// Only column-0 headings count: an indented line in a block is
+		// part of a field's value, which is data.
+		if lvl := headingLevel(t); (lvl == 1 || lvl == 2) && t[0] == '#' {
 			closeBlock(i)
 			if m := questionHeading.FindStringSubmatch(t); m != nil {
 				cur = &Block{QID: m[1], head: i}
@@ -71,42 +97,57 @@ func (q *Questions) index() {
 			continue
 		}
 		f := Field{Key: key, Value: value, start: i, end: i + 1}
-		if _, _, scalar := scalarHeader(value); scalar || value == "" {
-			if end := continuation(lines, i); end > i+1 {
-				f.end = end
+		_, _, scalar := scalarHeader(value)
+		if end := continuation(lines, i); end > i+1 {
+			f.end = end
+			if scalar || value == "" {
 				f.Value = decodeBlock(value, lines[i+1:end])
-			} else if scalar {
-				f.Value = ""
+			} else {
+				f.Value = foldPlain(value, lines[i+1:end])
 			}
+			if values == nil {
+				values = make([]bool, len(lines))
+			}
+			for j := i + 1; j < end; j++ {
+				values[j] = true
+			}
+		} else if scalar {
+			f.Value = ""
 		}
 		cur.fields = append(cur.fields, f)
 		i = f.end - 1
 	}
 	closeBlock(len(lines))
+	return values
 }
 
-// scalarLines marks the indented lines that follow a column-0 field line
-// holding a block scalar indicator: they are data, never markdown structure.
+// scalarLines marks the lines that hold field values of question blocks:
+// they are data, never markdown structure.
 func scalarLines(lines []line) []bool {
-	var mask []bool
-	for i := 0; i < len(lines); i++ {
-		_, v, ok := fieldLine(lines[i].text)
-		if !ok {
-			continue
-		}
-		if _, _, scalar := scalarHeader(v); !scalar {
-			continue
-		}
-		end := continuation(lines, i)
-		if end > i+1 && mask == nil {
-			mask = make([]bool, len(lines))
-		}
-		for j := i + 1; j < end; j++ {
-			mask[j] = true
-		}
-		i = end - 1
+	q := &Questions{d: doc{lines: lines}}
+	q.index()
+	return q.opaque
+}
+
+func sameMask(a, b []bool) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return !anyTrue(a) && !anyTrue(b)
 	}
-	return mask
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func anyTrue(mask []bool) bool {
+	for _, m := range mask {
+		if m {
+			return true
+		}
+	}
+	return false
 }
 
 // Blocks returns the question blocks in file order.
@@ -186,6 +227,14 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 				break
 			}
 		}
+		// A value may end with lines of spaces (a kept trailing blank
+		// line): new fields go after them, not into the value.
+		if n := len(b.fields); n > 0 && b.fields[n-1].end > at {
+			at = b.fields[n-1].end
+		}
+		if closer := q.d.fenceCloser(at, q.opaque); closer != "" {
+			added = append([]string{closer}, added...)
+		}
 		repls = append(repls, repl{at, at, q.d.newLines(added...)})
 	}
 	// Apply from the bottom up so earlier indices stay valid.
@@ -205,19 +254,21 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 
 // Append adds a new block at the end of the file, separated by a blank line.
 func (q *Questions) Append(qid string, kvs ...KV) {
-	q.d.appendBlock("## "+qid, kvs)
+	q.d.appendBlock("## "+qid, kvs, q.opaque)
 	q.index()
 }
 
 // AppendRecord appends a "## heading" block of fields to a markdown file, as
 // questions.md blocks are written, and returns the new content.
 func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
-	d := splitDoc(b)
-	d.appendBlock("## "+heading, kvs)
-	return d.bytes()
+	q := ParseQuestions(b)
+	q.d.appendBlock("## "+heading, kvs, q.opaque)
+	return q.d.bytes()
 }
 
-func (d *doc) appendBlock(heading string, kvs []KV) {
+// appendBlock adds a block at the end of the file. A fenced code block left
+// open at the end is closed first, or it would swallow the new block.
+func (d *doc) appendBlock(heading string, kvs []KV, opaque []bool) {
 	texts := []string{heading}
 	for _, kv := range kvs {
 		texts = append(texts, encodeField(kv.Key, kv.Value)...)
@@ -226,6 +277,9 @@ func (d *doc) appendBlock(heading string, kvs []KV) {
 	if n > 0 && !isBlank(d.lines[n-1].text) {
 		texts = append([]string{""}, texts...)
 	}
+	if closer := d.fenceCloser(n, opaque); closer != "" {
+		texts = append([]string{closer, ""}, texts...)
+	}
 	d.splice(n, n, d.newLines(texts...))
 }
 
@@ -233,8 +287,17 @@ func (d *doc) appendBlock(heading string, kvs []KV) {
 // line, for doctor's renumbering of duplicate qids.
 func (q *Questions) Rename(line int, newQID string) error {
 	i := line - 1
-	if i < 0 || i >= len(q.d.lines) || questionHeading.FindStringSubmatch(q.d.lines[i].text) == nil {
+	var b *Block
+	for _, x := range q.blocks {
+		if x.head == i {
+			b = x
+		}
+	}
+	if b == nil { // not a heading, or one inside fenced code
 		return fmt.Errorf("line %d: %w", line, ErrNoQuestion)
+	}
+	if !questionHeading.MatchString("## " + newQID) {
+		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
 	}
 	q.d.lines[i].text = "## " + newQID
 	q.index()

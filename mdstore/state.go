@@ -186,10 +186,9 @@ func (s *State) entries(from, to int, fenced []bool) []Entry {
 			if !ok {
 				continue
 			}
-			vs := off + strings.IndexByte(body, ':') + 1
-			for vs < len(t) && (t[vs] == ' ' || t[vs] == '\t') {
-				vs++
-			}
+			// The value's span is where fieldLine's trimming found it.
+			after := off + strings.IndexByte(body, ':') + 1
+			vs := len(t) - len(strings.TrimLeftFunc(t[after:], unicode.IsSpace))
 			out = append(out, Entry{Key: key, Canon: Canon(key), Value: value, line: i, vs: vs, ve: vs + len(value)})
 		}
 	}
@@ -318,16 +317,51 @@ func (s *State) Set(canon, value string) {
 			return
 		}
 	}
-	var text string
-	if s.encoding == Table {
-		text = "| " + canon + " | " + escapeCell(value) + " |"
-	} else {
-		text = "- " + bulletName(canon, true) + ": " + oneLine(value)
+	row := "| " + canon + " | " + escapeCell(value) + " |"
+	bullet := "- " + bulletName(canon, true) + ": " + oneLine(value)
+	if n := len(s.cursor); n > 0 {
+		// After the last entry, in its form: a row ends a table, a
+		// bullet a list.
+		last := s.cursor[n-1]
+		text := bullet
+		if last.table {
+			text = row
+		}
+		s.d.splice(last.line+1, last.line+1, s.d.newLines(text))
+		s.index()
+		return
 	}
-	at := s.cursorEnd()
-	s.d.splice(at, at, s.d.newLines(text))
+	if s.encoding == Bullets {
+		at := s.bulletStart()
+		s.d.splice(at, at, s.d.newLines(bullet))
+		s.index()
+		return
+	}
+	// A "## Cursor" section without rows: after its table's delimiter row,
+	// else a new table right under the heading.
+	c := s.section("cursor")
+	texts := []string{"| Key | Value |", "| --- | --- |", row}
+	at := c.head + 1
+	if hdr := s.tableStart(c.head+1, c.end); hdr >= 0 {
+		at, texts = hdr+2, texts[2:]
+	}
+	s.d.splice(at, at, s.d.newLines(texts...))
 	s.index()
 }
+
+// tableStart returns the line of the header row of the first table in lines
+// [from, to) that has a delimiter row under it, or -1.
+func (s *State) tableStart(from, to int) int {
+	fenced := s.d.fenced(nil)
+	for i := from; i+1 < to; i++ {
+		if !fenced[i] && isRow(s.d.lines[i].text) && !fenced[i+1] && isRow(s.d.lines[i+1].text) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isRow(t string) bool { return strings.HasPrefix(strings.TrimLeft(t, " "), "|") }
 
 func (s *State) setValue(e Entry, value string) {
 	v := oneLine(value)
@@ -339,19 +373,16 @@ func (s *State) setValue(e Entry, value string) {
 		}
 	}
 	l := &s.d.lines[e.line]
+	if !e.table && vs > 0 && l.text[vs-1] == ':' && v != "" {
+		v = " " + v // "- Phase:" becomes "- Phase: build"
+	}
 	l.text = l.text[:vs] + v + l.text[ve:]
 	s.index()
 }
 
-// cursorEnd is where a new cursor entry goes.
-func (s *State) cursorEnd() int {
-	if n := len(s.cursor); n > 0 {
-		return s.cursor[n-1].line + 1
-	}
-	if s.encoding == Table {
-		c := s.section("cursor")
-		return c.head + 1
-	}
+// bulletStart is where the first bullet of a bullet-form cursor goes: under
+// a leading "# " title, else before the first line with text.
+func (s *State) bulletStart() int {
 	for i, l := range s.d.lines {
 		if headingLevel(l.text) == 1 {
 			return i + 1
@@ -401,25 +432,28 @@ func (s *State) SetAwaiting(kvs ...KV) {
 	if l := s.section("log"); l != nil {
 		at = l.head
 		texts = append(texts, "")
-	} else if at > 0 && !isBlank(s.d.lines[at-1].text) {
+	} else if at > 0 {
+		// One blank line before it, which ClearAwaiting takes away again.
 		texts = append([]string{""}, texts...)
+		if closer := s.d.fenceCloser(at, nil); closer != "" {
+			texts = append([]string{closer}, texts...)
+		}
 	}
 	s.d.splice(at, at, s.d.newLines(texts...))
 	s.index()
 }
 
-// ClearAwaiting removes the "Awaiting human" section, with the blank lines
-// that separated it from what came before when it ends the file.
+// ClearAwaiting removes the "Awaiting human" section and, when it ends the
+// file, the blank line that separated it from what came before, so that
+// SetAwaiting then ClearAwaiting gives the file back as it was.
 func (s *State) ClearAwaiting() {
 	a := s.section("awaitinghuman")
 	if a == nil {
 		return
 	}
 	from := a.head
-	if a.end == len(s.d.lines) {
-		for from > 0 && isBlank(s.d.lines[from-1].text) {
-			from--
-		}
+	if a.end == len(s.d.lines) && from > 0 && isBlank(s.d.lines[from-1].text) {
+		from--
 	}
 	s.d.splice(from, a.end, nil)
 	s.index()
@@ -442,7 +476,11 @@ func (s *State) AppendLog(text string) {
 			break
 		}
 	}
-	s.d.splice(at, at, s.d.newLines("- "+oneLine(text)))
+	texts := []string{"- " + oneLine(text)}
+	if closer := s.d.fenceCloser(at, nil); closer != "" {
+		texts = append([]string{closer}, texts...)
+	}
+	s.d.splice(at, at, s.d.newLines(texts...))
 	s.index()
 }
 
