@@ -274,11 +274,10 @@ func (d *doc) appendBlock(heading string, kvs []KV, opaque []bool) {
 		texts = append(texts, encodeField(kv.Key, kv.Value)...)
 	}
 	n := len(d.lines)
-	if n > 0 && !isBlank(d.lines[n-1].text) {
-		texts = append([]string{""}, texts...)
-	}
 	if closer := d.fenceCloser(n, opaque); closer != "" {
 		texts = append([]string{closer, ""}, texts...)
+	} else if n > 0 && !isBlank(d.lines[n-1].text) {
+		texts = append([]string{""}, texts...)
 	}
 	d.splice(n, n, d.newLines(texts...))
 }
