@@ -175,7 +175,10 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 	fl := flock.New(path)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
+	ok, err := fl.TryLock()
+	if !ok && err == nil {
+		ok, err = waitLock(ctx, fl)
+	}
 	if !ok {
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -188,6 +191,27 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 			"retry, or raise --lock-timeout (now "+timeout.String()+")")
 	}
 	return func() { _ = fl.Unlock() }, nil
+}
+
+// waitLock blocks in flock(2) until the lock is free or ctx ends. The kernel
+// wakes a waiter when the lock is released, where polling would keep every
+// waiting process busy and starve the holder (two hundred waiters on two
+// cores took minutes instead of seconds). A lock obtained after ctx ended is
+// released at once.
+func waitLock(ctx context.Context, fl *flock.Flock) (bool, error) {
+	done := make(chan error, 1)
+	go func() { done <- fl.Lock() }()
+	select {
+	case err := <-done:
+		return err == nil, err
+	case <-ctx.Done():
+		go func() {
+			if <-done == nil {
+				_ = fl.Unlock()
+			}
+		}()
+		return false, ctx.Err()
+	}
 }
 
 // LockHolder returns the pid holding the workspace lock, from /proc/locks
