@@ -176,15 +176,21 @@ func count(n *yaml.Node, key string) (int, string) {
 }
 
 // yamlMessage turns a parser error into "LINE: what", without the package
-// prefix, so that it reads "path:LINE: what".
+// prefix, so that it reads "path:LINE: what". The YAML package counts lines
+// from 1 for errors of its scanner but from 0 for errors of its parser (those
+// read "did not find expected …"), and leaves the line out when it is the
+// first: this puts every message on the 1-based line.
 func yamlMessage(err error) string {
 	msg := strings.TrimSpace(strings.TrimPrefix(err.Error(), "yaml: "))
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
-		line := msg[m[2]:m[3]]
-		rest := strings.TrimSpace(strings.TrimLeft(msg[:m[0]]+msg[m[1]:], ": "))
-		return line + ": " + strings.Join(strings.Fields(rest), " ")
+	line := 1
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
+		line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		msg = strings.TrimSpace(msg[m[1]:])
+		if strings.HasPrefix(msg, "did not find expected") {
+			line++
+		}
 	}
-	return " " + msg
+	return strconv.Itoa(line) + ": " + strings.Join(strings.Fields(msg), " ")
 }
 
 // NotifyOnEvent reports whether the hook fires for an event.

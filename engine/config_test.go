@@ -101,8 +101,13 @@ func TestLoadAFKBrokenFailsClosed(t *testing.T) {
 		name, body, want string
 	}{
 		{"syntax", "allow_gates: [advisory, blocking]\nnotify: ./page.sh\nnotify_on: [raised\n", "AFK:"},
-		{"bad indentation", "allow_gates: [blocking]\n  notify: x\n", "AFK:1: did not find expected key"},
-		{"tab indentation", "allow_gates:\n\t- blocking\n", "AFK:"},
+		{"bad indentation", "allow_gates: [blocking]\n  notify: x\n", "AFK:2: did not find expected key"},
+		{"tab indentation", "allow_gates:\n\t- blocking\n", "AFK:2: found character that cannot start any token"},
+		{"unclosed list", "notify: x\nnotify_on: [reminder\n", "AFK:2: did not find expected ',' or ']'"},
+		// The parser names where it stopped: the end of the file.
+		{"unclosed list at the end", "notify_on: [reminder\n", "AFK:2: did not find expected ',' or ']'"},
+		{"error on line 1", "notify_on: [a]]\n", "AFK:1: did not find expected key"},
+		{"unclosed quote on line 4", "notify: x\n\n\nnever_auto: ['billing\n", "AFK:4: found unexpected end of stream"},
 		{"not a mapping", "- blocking\n- advisory\n", "AFK:1: want key: value lines"},
 		{"unknown gate", "notify: x\nallow_gates: [advisory, blockng]\n", `AFK:2: allow_gates: unknown gate "blockng"`},
 		{"bad timeout", "allow_gates: [blocking]\nnotify_timeout: ten\n", `AFK:2: notify_timeout: "ten" is not a duration`},

@@ -51,9 +51,12 @@ func (q Question) reminderDue(now time.Time) bool {
 // RemindResult is what `remind` reports.
 type RemindResult struct {
 	Reminded []Question `json:"reminded"`
-	// Waiting are overdue questions reminded less than one SLA period ago.
-	Waiting  []Question `json:"waiting"`
-	Warnings []string   `json:"warnings"`
+	// Waiting are overdue questions reminded less than one SLA period ago,
+	// or, when reminders are off, every overdue question.
+	Waiting []Question `json:"waiting"`
+	// Off says why reminders are off; "" when they are on.
+	Off      string   `json:"off,omitempty"`
+	Warnings []string `json:"warnings"`
 }
 
 // Remind fires the notify hook with the event "reminder" for each overdue
@@ -69,7 +72,7 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Waiting = over
+		res.Waiting, res.Off = over, why
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
 		return res, nil
 	}

@@ -161,20 +161,17 @@ func cmdRemind(c *cli.Context) error {
 		fmt.Fprintf(&b, "reminded %s (%s, SLA %s, overdue by %s)\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)))
 	}
 	for _, q := range r.Waiting {
-		fmt.Fprintf(&b, "waiting %s: reminded at %s, again after one SLA period (%s)\n", q.QID, orNever(q.RemindedAt), q.SLA)
+		if r.Off != "" {
+			fmt.Fprintf(&b, "not reminded %s (%s, SLA %s, overdue by %s): %s\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)), r.Off)
+			continue
+		}
+		fmt.Fprintf(&b, "waiting %s: reminded at %s, again after one SLA period (%s)\n", q.QID, q.RemindedAt, q.SLA)
 	}
 	if len(r.Reminded) == 0 && len(r.Waiting) == 0 {
 		b.WriteString("no overdue questions\n")
 	}
 	e.print(r, b.String())
 	return nil
-}
-
-func orNever(s string) string {
-	if s == "" {
-		return "never"
-	}
-	return s
 }
 
 func cmdOverdue(c *cli.Context) error {
