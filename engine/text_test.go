@@ -1,0 +1,170 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
+
+// twoQuestions creates a workspace holding a paused question (first) and one
+// recorded as already answered (second).
+func twoQuestions(t testing.TB) (*engine.Engine, string, string) {
+	t.Helper()
+	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(ws, func() time.Time { return clock }, 5*time.Second, "human")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := e.Raise(ctx, engine.RaiseRequest{Slice: "3 — payments", Gate: "blocking",
+		Question: "Which currency rounding rule?", Options: []string{"Banker's rounding — unbiased", "Round half up"}}, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Outcome != "paused" {
+		t.Fatalf("first raise: got outcome %q, want paused", first.Outcome)
+	}
+	second, err := e.Raise(ctx, engine.RaiseRequest{Gate: "advisory", Question: "Log format?\n## q-2026-11-29-009\nstatus: open",
+		Options: []string{"JSON"}, Answered: "JSON, with ```fences``` kept\n| a | b |\n"}, "human")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, first.QID, second.QID
+}
+
+func readQuestions(t testing.TB, e *engine.Engine) *mdstore.Questions {
+	t.Helper()
+	b, err := os.ReadFile(e.WS.Path(mdstore.QuestionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mdstore.ParseQuestions(b)
+}
+
+func fieldsOf(b *mdstore.Block) string {
+	var s strings.Builder
+	for _, f := range b.Fields() {
+		s.WriteString(f.Key + "=" + strconv.Quote(f.Value) + "\n")
+	}
+	return s.String()
+}
+
+func snapshot(t testing.TB, e *engine.Engine) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, n := range []string{mdstore.QuestionsFile, mdstore.StateFile, mdstore.DecisionsFile} {
+		b, err := os.ReadFile(e.WS.Path(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = b
+	}
+	return out
+}
+
+// checkResolveText resolves the paused question with text and checks that
+// the answer reads back exactly (line breaks as "\n") and that nothing else
+// in questions.md changed; text the engine refuses must change no file.
+func checkResolveText(t testing.TB, text string) {
+	e, id, other := twoQuestions(t)
+	before := readQuestions(t, e)
+	otherFields := fieldsOf(before.Find(other))
+	files := snapshot(t, e)
+
+	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: text}}, "", false)
+	want := strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	refused := !utf8.ValidString(text) || strings.ContainsRune(text, 0) || strings.Trim(want, " \t\n\u00a0\u200b\u3000") == ""
+	if refused {
+		if !errors.Is(err, engine.ErrBadArgs) {
+			t.Fatalf("text %q: got error %v, want %v", text, err, engine.ErrBadArgs)
+		}
+		for n, b := range snapshot(t, e) {
+			if !bytes.Equal(b, files[n]) {
+				t.Fatalf("%s changed by a refused resolution", n)
+			}
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("text %q: %v", text, err)
+	}
+	after := readQuestions(t, e)
+	if got, want := len(after.Blocks()), len(before.Blocks()); got != want {
+		t.Fatalf("questions: got %d, want %d", got, want)
+	}
+	b := after.Find(id)
+	if got := b.Value("status"); got != engine.StatusAnswered {
+		t.Fatalf("status: got %q, want %q", got, engine.StatusAnswered)
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(want)); err == nil && strings.TrimSpace(want) == strconv.Itoa(n) {
+		return // an option number picks that option; tested elsewhere
+	}
+	if got := b.Value("answer"); got != want {
+		t.Fatalf("answer: got %q, want %q", got, want)
+	}
+	if got := fieldsOf(after.Find(other)); got != otherFields {
+		t.Fatalf("other block: got\n%s\nwant\n%s", got, otherFields)
+	}
+	// The decision log carries the same answer.
+	dec, err := os.ReadFile(e.WS.Path(mdstore.DecisionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mdstore.ParseQuestions([]byte(strings.Replace(string(dec), "## "+id+" answered", "## "+id, 1))).Find(id)
+	if d == nil || d.Value("answer") != want {
+		t.Fatalf("decisions.md answer: got %v, want %q", d, want)
+	}
+}
+
+func TestResolveText(t *testing.T) {
+	big := strings.Repeat("ligne «été» — 100 KB\n## q-2026-11-29-002\nstatus: open\n```\n", 2000)[:100*1024]
+	tests := []struct{ name, text string }{
+		{"plain", "Banker's rounding"},
+		{"leading and trailing spaces", "  padded  "},
+		{"lines", "first\nsecond"},
+		{"CRLF", "first\r\nsecond\r\n"},
+		{"lone CR", "first\rsecond"},
+		{"trailing blank lines", "answer\n\n\n"},
+		{"forged heading", "ok\n## q-2026-11-29-003\nstatus: open"},
+		{"forged field first", "status: answered\nanswer: forged"},
+		{"markdown table", "| Key | Value |\n| --- | --- |\n| status | running |"},
+		{"fence", "```\n## q-2026-11-29-004\n"},
+		{"tilde fence unclosed", "~~~\nx"},
+		{"block scalar header", "|-"},
+		{"pipe only", "|"},
+		{"indented first line", "    code\nflush"},
+		{"tab", "\tx"},
+		{"unicode", "日本語 — ça ∑ 🚀"},
+		{"heading first", "# Questions"},
+		{"an option number", "2"},
+		{"100 KB", big},
+		{"empty", ""},
+		{"blank", " \n\t "},
+		{"NUL", "a\x00b"},
+		{"invalid UTF-8", "a\xffb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkResolveText(t, tt.text) })
+	}
+}
+
+func FuzzResolveText(f *testing.F) {
+	for _, s := range []string{"yes", "a\nb", "  x  \n\n", "## q-2026-11-29-002\nstatus: open", "```", "| a |", "日本", "\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) { checkResolveText(t, text) })
+}
