@@ -168,3 +168,44 @@ func FuzzResolveText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { checkResolveText(t, text) })
 }
+
+// A questions.md edited by hand so that it ends inside a fenced code block
+// still takes new questions: the fence is closed before the new block.
+func TestRaiseAfterUnclosedFence(t *testing.T) {
+	for _, tail := range []string{"```\n## q-2026-11-29-001\n", "~~~~ text\nnotes", "```"} {
+		t.Run(strconv.Quote(tail), func(t *testing.T) {
+			ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(ws.Path(mdstore.QuestionsFile), []byte("# Questions\n\n"+tail), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e, err := engine.Open(ws, func() time.Time { return clock }, 5*time.Second, "human")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: "A"}, "human")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := res.QID, "q-2026-11-29-001"; got != want {
+				t.Errorf("qid: got %s, want %s", got, want)
+			}
+			b := readQuestions(t, e).Find(res.QID)
+			if b == nil {
+				t.Fatalf("%s not found in questions.md", res.QID)
+			}
+			if got := b.Value("answer"); got != "A" {
+				t.Errorf("answer: got %q, want %q", got, "A")
+			}
+			q, err := os.ReadFile(ws.Path(mdstore.QuestionsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(q), "# Questions\n\n"+tail) {
+				t.Errorf("existing text changed: %q", q)
+			}
+		})
+	}
+}
