@@ -1,0 +1,58 @@
+#!/bin/sh
+# Notify hook: post a DevRites question to a Slack channel through an
+# incoming webhook.
+#
+#   .devrites/AFK
+#     notify: SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T…/B…/… sh ./examples/notify/slack.sh
+#     notify_on: [raised, reminder, resolved]
+#
+#   SLACK_WEBHOOK_URL  the incoming webhook URL (required; it is a secret)
+#
+# The payload is built with printf and a JSON string encoder in awk (no jq):
+# every text is escaped for JSON, and &, < and > are escaped for Slack, so a
+# question cannot mention @channel or forge a link. The URL reaches curl
+# through a config on a file descriptor, not its arguments, so it does not
+# show in the process list.
+set -eu
+: "${SLACK_WEBHOOK_URL:?set SLACK_WEBHOOK_URL to the incoming webhook URL}"
+
+# json TEXT: TEXT as a JSON string literal, with Slack's &, < and > escaped.
+# It works on bytes in the C locale, so UTF-8 passes through unchanged.
+json() {
+	printf '%s' "$1" | LC_ALL=C awk '
+	BEGIN {
+		for (i = 1; i < 32; i++) esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+		esc["\n"] = "\\n"; esc["\t"] = "\\t"; esc["\""] = "\\\""; esc["\\"] = "\\\\"
+		esc["&"] = "&amp;"; esc["<"] = "&lt;"; esc[">"] = "&gt;"
+	}
+	{ text = (NR > 1) ? text "\n" $0 : $0 }
+	END {
+		out = ""
+		for (i = 1; i <= length(text); i++) { c = substr(text, i, 1); out = out ((c in esc) ? esc[c] : c) }
+		printf "\"%s\"", out
+	}'
+}
+conf() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+
+event=${DEVRITES_EVENT:-raised}
+case "$event" in
+reminder) head="Reminder: still waiting for an answer" ;;
+resolved) head="Answered" ;;
+dropped) head="Dropped" ;;
+rejected) head="Rejected" ;;
+test) head="Test of the notify hook" ;;
+*) head="A human decision is needed" ;;
+esac
+text=$(printf '*%s* — %s `%s` (%s, SLA %s)\nSlice: %s\n>%s\nProposed: %s' \
+	"$head" "${DEVRITES_SLUG:-}" "${DEVRITES_QID:-}" "${DEVRITES_GATE:-}" "${DEVRITES_SLA:-none}" \
+	"${DEVRITES_SLICE:-}" "${DEVRITES_QUESTION:-}" "${DEVRITES_PROPOSED:-}")
+case "$event" in
+resolved | dropped | rejected) ;;
+*) text=$(printf '%s\nAnswer with: `%s`' "$text" "${DEVRITES_RESUME:-}") ;;
+esac
+
+printf '{"text":%s}' "$(json "$text")" |
+	curl -sS --fail --max-time 20 --config /dev/fd/3 \
+		-H 'Content-Type: application/json' --data-binary @- 3<<CONFIG
+url = $(conf "$SLACK_WEBHOOK_URL")
+CONFIG
