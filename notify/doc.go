@@ -3,16 +3,23 @@
 //
 // Guarantees:
 //   - Text reaches the hook only as data: through environment variables and a
-//     JSON document on its stdin, never by interpolation into the command.
+//     JSON document on its stdin (one line, with a "schema" field), never by
+//     interpolation into the command. Variables of the same name inherited
+//     from the engine's environment are replaced, not duplicated.
 //   - The hook runs with `sh -c` from the project directory in its own process
 //     group. At the timeout the whole group is killed, so a hook that hangs,
-//     or leaves a child behind, cannot hold the engine.
+//     or leaves a child behind, cannot hold the engine. When the hook exits,
+//     whatever it left running in its group is killed too: nothing it starts
+//     outlives Fire. A child that still holds the hook's output is waited
+//     for at most one second.
 //   - Its stdout and stderr never reach the engine's stdout. They are kept,
 //     cut to MaxOutput bytes, in notify.log with the time, event, qid, exit
 //     status and duration of the run.
 //   - Fire never returns an error that should fail the caller: the hook is
 //     best effort, and the outcome says what happened for a warning.
 //
-// Limits: notify.log is appended to with O_APPEND, one write per run, and is
-// rotated to notify.log.1 past MaxLog bytes.
+// Limits: a process that leaves the hook's group on purpose (setsid, a
+// daemon) is not killed. notify.log is appended to with O_APPEND, one write
+// per run, and is rotated to notify.log.1 past MaxLog bytes; two engines
+// rotating at the same moment may lose an entry.
 package notify
