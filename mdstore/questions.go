@@ -45,11 +45,13 @@ func ParseQuestions(b []byte) *Questions {
 // which lines are field values depend on each other: a value's lines are
 // data and hidden from the fence finder, and a fence hides the fields in it.
 // Both are decided from the lines above, so index alternates the two until
-// they agree; each round settles at least one more line from the top, and
-// files without a fence agree at once.
+// they agree; each round settles at least one more line from the top. The
+// first guess takes the indented lines after every column-0 field line as
+// its value, which is right unless prose outside the blocks looks like a
+// field, so most files take one or two rounds.
 func (q *Questions) index() {
 	q.fenced = nil
-	var opaque []bool
+	opaque := guessValues(q.d.lines)
 	for round := 0; ; round++ {
 		fenced := q.d.fenced(opaque)
 		next := q.scan(fenced)
@@ -119,6 +121,26 @@ func (q *Questions) scan(fenced []bool) []bool {
 	}
 	closeBlock(len(lines))
 	return values
+}
+
+// guessValues marks the indented lines after every column-0 field line,
+// inside question blocks or not.
+func guessValues(lines []line) []bool {
+	var mask []bool
+	for i := 0; i < len(lines); i++ {
+		if _, _, ok := fieldLine(lines[i].text); !ok {
+			continue
+		}
+		end := continuation(lines, i)
+		if end > i+1 && mask == nil {
+			mask = make([]bool, len(lines))
+		}
+		for j := i + 1; j < end; j++ {
+			mask[j] = true
+		}
+		i = end - 1
+	}
+	return mask
 }
 
 // scalarLines marks the lines that hold field values of question blocks:
