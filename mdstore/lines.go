@@ -133,23 +133,20 @@ func headingTitle(s string) string {
 // open or close a fence.
 func (d *doc) fenced(opaque []bool) []bool {
 	mask := make([]bool, len(d.lines))
+	if !d.hasFenceMarker(len(d.lines), opaque) {
+		return mask // the common case: no goldmark, no copy of the file
+	}
 	var src bytes.Buffer
+	src.Grow(d.size() + len(d.lines))
 	starts := make([]int, len(d.lines))
-	hasFence := false
 	for i, l := range d.lines {
 		starts[i] = src.Len()
 		if opaque != nil && opaque[i] {
 			src.WriteByte('\n')
 			continue
 		}
-		if !hasFence && (strings.Contains(l.text, "```") || strings.Contains(l.text, "~~~")) {
-			hasFence = true
-		}
 		src.WriteString(l.text)
 		src.WriteByte('\n')
-	}
-	if !hasFence {
-		return mask
 	}
 	source := src.Bytes()
 	p := parser.NewParser(
@@ -192,6 +189,9 @@ var fenceOpening = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 // there: a column-0 line ends those, and the fences in them. Lines marked
 // opaque are hidden from the fence finder, as in fenced.
 func (d *doc) fenceCloser(at int, opaque []bool) string {
+	if !d.hasFenceMarker(at, opaque) {
+		return ""
+	}
 	probe := doc{lines: append(append(make([]line, 0, at+1), d.lines[:at]...), line{text: "x"})}
 	var op []bool
 	if opaque != nil {
@@ -212,4 +212,27 @@ func (d *doc) fenceCloser(at int, opaque []bool) string {
 		break
 	}
 	return ""
+}
+
+// hasFenceMarker reports whether any of the first n lines that are not
+// opaque holds "```" or "~~~": without one there is no fenced code.
+func (d *doc) hasFenceMarker(n int, opaque []bool) bool {
+	for i, l := range d.lines[:n] {
+		if opaque != nil && opaque[i] {
+			continue
+		}
+		if strings.Contains(l.text, "```") || strings.Contains(l.text, "~~~") {
+			return true
+		}
+	}
+	return false
+}
+
+// size is the length of the lines' text, without their endings.
+func (d *doc) size() int {
+	n := 0
+	for _, l := range d.lines {
+		n += len(l.text)
+	}
+	return n
 }
