@@ -12,16 +12,13 @@ type Heading struct {
 
 // Headings returns the level-1 and level-2 headings of the file in order.
 func (q *Questions) Headings() []Heading {
-	lines := q.d.lines
-	opaque := scalarLines(lines)
-	fenced := q.d.fenced(opaque)
 	var out []Heading
-	for i, l := range lines {
-		if opaque != nil && opaque[i] {
-			continue
+	for i, l := range q.d.lines {
+		if q.opaque != nil && q.opaque[i] {
+			continue // a field's value: data, not a heading
 		}
 		if lvl := headingLevel(l.text); lvl == 1 || lvl == 2 {
-			out = append(out, Heading{Line: i + 1, Level: lvl, Text: l.text, Fenced: fenced[i]})
+			out = append(out, Heading{Line: i + 1, Level: lvl, Text: l.text, Fenced: q.fenced != nil && q.fenced[i]})
 		}
 	}
 	return out
