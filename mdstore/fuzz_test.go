@@ -264,11 +264,13 @@ func withoutCanon(kvs []KV, canon string) []KV {
 func lineDiff(a, b []byte) (removed, added int) {
 	la, lb := splitDoc(a).lines, splitDoc(b).lines
 	p := 0
-	for p < len(la) && p < len(lb) && la[p] == lb[p] {
+	// Texts only: a line ending moves when a line is added after a last
+	// line without one.
+	for p < len(la) && p < len(lb) && la[p].text == lb[p].text {
 		p++
 	}
 	s := 0
-	for s < len(la)-p && s < len(lb)-p && la[len(la)-1-s] == lb[len(lb)-1-s] {
+	for s < len(la)-p && s < len(lb)-p && la[len(la)-1-s].text == lb[len(lb)-1-s].text {
 		s++
 	}
 	return len(la) - p - s, len(lb) - p - s

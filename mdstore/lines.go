@@ -11,7 +11,8 @@ import (
 )
 
 // line is one line of a file: its text without the line ending, and the ending
-// itself ("\n", "\r\n", or "" for a last line without one).
+// itself ("\n", "\r\n", or "" for a last line without one). A last line
+// that ends in a lone "\r" has the ending "\r": a CRLF cut short.
 type line struct {
 	text string
 	eol  string
@@ -38,7 +39,11 @@ func splitDoc(b []byte) doc {
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			d.lines = append(d.lines, line{text: s})
+			l := line{text: s}
+			if strings.HasSuffix(s, "\r") {
+				l.text, l.eol = s[:len(s)-1], "\r"
+			}
+			d.lines = append(d.lines, l)
 			break
 		}
 		l := line{text: s[:i], eol: "\n"}
@@ -82,12 +87,16 @@ func (d *doc) newLines(texts ...string) []line {
 
 // splice replaces lines [from, to) with repl. Inserting after a last line that
 // has no line ending gives that line one and moves the absence to the new end,
-// so a file without a final newline keeps lacking it.
+// so a file without a final newline keeps lacking it. Inserting after a last
+// line that ends in a lone "\r" completes its CRLF.
 func (d *doc) splice(from, to int, repl []line) {
 	atEnd := to == len(d.lines)
 	missingEOL := len(d.lines) > 0 && d.lines[len(d.lines)-1].eol == ""
 	if atEnd && from > 0 && from == len(d.lines) && missingEOL {
 		d.lines[from-1].eol = d.nl
+	}
+	if from > 0 && from == len(d.lines) && d.lines[from-1].eol == "\r" && len(repl) > 0 {
+		d.lines[from-1].eol = "\r\n"
 	}
 	out := make([]line, 0, len(d.lines)-(to-from)+len(repl))
 	out = append(out, d.lines[:from]...)

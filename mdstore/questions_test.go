@@ -28,6 +28,7 @@ func TestParseQuestionsBlocks(t *testing.T) {
 		{"five-digit suffix", "## q-2026-01-01-00001\n", []string{"q-2026-01-01-00001"}},
 		{"two-digit suffix is not a qid", "## q-2026-01-01-01\n", []string{}},
 		{"trailing spaces", "## q-2026-01-01-001  \n", []string{"q-2026-01-01-001"}},
+		{"last line ends in a lone CR", "## q-2026-01-01-001\r", []string{"q-2026-01-01-001"}},
 		{"indented heading is not a block", " ## q-2026-01-01-001\n", []string{}},
 		{"level-3 heading is not a block", "### q-2026-01-01-001\n", []string{}},
 		{"text after the qid", "## q-2026-01-01-001 done\n", []string{}},
@@ -274,6 +275,7 @@ func TestQuestionsAppend(t *testing.T) {
 		{"no final newline", "# Questions", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b"},
 		{"CRLF", "# Questions\r\n", "# Questions\r\n\r\n## q-2026-01-01-001\r\nstatus: open\r\nanswer: |-\r\n  a\r\n  b\r\n"},
 		{"BOM", "\ufeff# Questions\n", "\ufeff# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
+		{"lone CR at the end", "# Questions\r", "# Questions\r\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
 		{"empty file", "", "## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
 	}
 	for _, tt := range tests {
