@@ -85,26 +85,31 @@ func (d *doc) newLines(texts ...string) []line {
 	return out
 }
 
-// splice replaces lines [from, to) with repl. Inserting after a last line that
-// has no line ending gives that line one and moves the absence to the new end,
-// so a file without a final newline keeps lacking it. Inserting after a last
-// line that ends in a lone "\r" completes its CRLF.
+// splice replaces lines [from, to) with repl. A file whose last line has no
+// line ending, or a lone "\r", keeps that shape: inserting after such a line
+// completes its ending ("\r" becomes "\r\n") and moves the short ending to
+// the new last line, and removing the last lines moves it to the line that
+// is last after them.
 func (d *doc) splice(from, to int, repl []line) {
 	atEnd := to == len(d.lines)
-	missingEOL := len(d.lines) > 0 && d.lines[len(d.lines)-1].eol == ""
-	if atEnd && from > 0 && from == len(d.lines) && missingEOL {
-		d.lines[from-1].eol = d.nl
+	var tail string // the last line's short ending, if it has one
+	short := false
+	if n := len(d.lines); n > 0 && (d.lines[n-1].eol == "" || d.lines[n-1].eol == "\r") {
+		tail, short = d.lines[n-1].eol, true
 	}
-	if from > 0 && from == len(d.lines) && d.lines[from-1].eol == "\r" && len(repl) > 0 {
-		d.lines[from-1].eol = "\r\n"
+	if atEnd && short && from > 0 && from == len(d.lines) && len(repl) > 0 {
+		d.lines[from-1].eol = d.nl
+		if tail == "\r" {
+			d.lines[from-1].eol = "\r\n"
+		}
 	}
 	out := make([]line, 0, len(d.lines)-(to-from)+len(repl))
 	out = append(out, d.lines[:from]...)
 	out = append(out, repl...)
 	out = append(out, d.lines[to:]...)
 	d.lines = out
-	if atEnd && missingEOL && len(d.lines) > 0 {
-		d.lines[len(d.lines)-1].eol = ""
+	if atEnd && short && len(d.lines) > 0 {
+		d.lines[len(d.lines)-1].eol = tail
 	}
 }
 

@@ -275,7 +275,7 @@ func TestQuestionsAppend(t *testing.T) {
 		{"no final newline", "# Questions", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b"},
 		{"CRLF", "# Questions\r\n", "# Questions\r\n\r\n## q-2026-01-01-001\r\nstatus: open\r\nanswer: |-\r\n  a\r\n  b\r\n"},
 		{"BOM", "\ufeff# Questions\n", "\ufeff# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
-		{"lone CR at the end", "# Questions\r", "# Questions\r\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
+		{"lone CR at the end", "# Questions\r", "# Questions\r\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\r"},
 		{"empty file", "", "## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
 	}
 	for _, tt := range tests {
