@@ -155,12 +155,13 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	if r.kind != StatusAnswered {
 		return r, nil
 	}
-	if r.choice == 0 {
+	picked := r.choice != 0
+	if !picked {
 		if n, err := strconv.Atoi(strings.TrimSpace(r.text)); err == nil && strings.TrimSpace(r.text) == strconv.Itoa(n) {
-			r.choice, r.text = n, ""
+			r.choice, r.text, picked = n, "", true
 		}
 	}
-	if r.choice == 0 {
+	if !picked {
 		return r, nil
 	}
 	opts := parseOptions(b.Value("options"))
