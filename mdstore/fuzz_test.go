@@ -203,7 +203,7 @@ func FuzzStateRoundTrip(f *testing.F) {
 		if got := entryList(again.Awaiting()); !sameKVs(got, awaiting) {
 			t.Fatalf("awaiting: got %q, want %q\n%s", got, awaiting, s.Bytes())
 		}
-		if removed, added := lineDiff(data, s.Bytes()); removed > 1 || added > 3 {
+		if removed, added := lineDiff(data, s.Bytes()); removed > 1 || added > 4 { // at most a new table and a blank line
 			t.Fatalf("Set changed %d lines and added %d:\n%q\n%q", removed, added, data, s.Bytes())
 		}
 

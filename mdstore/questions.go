@@ -242,9 +242,11 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 		}
 	}
 	if len(added) > 0 {
+		// After the last line that is not empty: a line of spaces after
+		// the insertion would be read as part of the new value.
 		at := b.head + 1
 		for i := b.end - 1; i > b.head; i-- {
-			if !isBlank(q.d.lines[i].text) {
+			if q.d.lines[i].text != "" {
 				at = i + 1
 				break
 			}

@@ -218,6 +218,22 @@ func TestQuestionsSetKeepsValueTail(t *testing.T) {
 	}
 }
 
+func TestQuestionsSetAfterSpacesLine(t *testing.T) {
+	// A line of spaces at the end of a block is not a field's; a new field
+	// goes after it, or the new value would take it in.
+	q := ParseQuestions([]byte("## q-2026-01-01-001\nstatus: open\n   \n\n## Notes\n"))
+	if err := q.Set("q-2026-01-01-001", KV{"answer", "\n"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "## q-2026-01-01-001\nstatus: open\n   \nanswer: |+\n  \n\n## Notes\n"
+	if got := string(q.Bytes()); got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := ParseQuestions(q.Bytes()).Blocks()[0].Value("answer"); got != "\n" {
+		t.Fatalf("answer: got %q, want %q", got, "\n")
+	}
+}
+
 func TestQuestionsSetOrphanIndentedLines(t *testing.T) {
 	// Indented lines after a plain value continue it: an edit replaces
 	// them with the value instead of letting a block scalar absorb them.

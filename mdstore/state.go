@@ -344,6 +344,8 @@ func (s *State) Set(canon, value string) {
 	at := c.head + 1
 	if hdr := s.tableStart(c.head+1, c.end); hdr >= 0 {
 		at, texts = hdr+2, texts[2:]
+	} else if at < len(s.d.lines) && isRow(s.d.lines[at].text) {
+		texts = append(texts, "") // a stray row must not join the new table
 	}
 	s.d.splice(at, at, s.d.newLines(texts...))
 	s.index()
