@@ -375,6 +375,11 @@ func (s *State) setValue(e Entry, value string) {
 		}
 	}
 	l := &s.d.lines[e.line]
+	if e.table && v == "" && e.cell[1] == len(l.text) {
+		// The last cell of a row without its closing pipe: emptied, it
+		// needs the pipe to stay a cell.
+		vs, ve, v = e.cell[0], e.cell[1], " |"
+	}
 	if !e.table && vs > 0 && l.text[vs-1] == ':' && v != "" {
 		v = " " + v // "- Phase:" becomes "- Phase: build"
 	}

@@ -144,6 +144,8 @@ func TestStateSet(t *testing.T) {
 			"# State\n## Cursor\n| Key | Value |\n| --- | --- |\n| status | running |\n\n## Log\n"},
 		{"table with a stray row", "# State\n## Cursor\n| x |\n", "status", "running",
 			"# State\n## Cursor\n| Key | Value |\n| --- | --- |\n| status | running |\n\n| x |\n"},
+		{"table row without closing pipe emptied", "## Cursor\n| Key | Value |\n| --- | --- |\n| status | running", "status", "",
+			"## Cursor\n| Key | Value |\n| --- | --- |\n| status | |"},
 		{"table without a table", "# State\n## Cursor\n\n## Log\n", "status", "running",
 			"# State\n## Cursor\n| Key | Value |\n| --- | --- |\n| status | running |\n\n## Log\n"},
 		{"bullets existing", bullets, "status", "awaiting_human",
