@@ -453,17 +453,17 @@ func (s *State) SetAwaiting(kvs ...KV) {
 // ClearAwaiting removes the "Awaiting human" section and, when it ends the
 // file, the blank line that separated it from what came before, so that
 // SetAwaiting then ClearAwaiting gives the file back as it was.
+// A file with several such sections loses them all: a second one would
+// otherwise become the awaited question once the first is gone.
 func (s *State) ClearAwaiting() {
-	a := s.section("awaitinghuman")
-	if a == nil {
-		return
+	for a := s.section("awaitinghuman"); a != nil; a = s.section("awaitinghuman") {
+		from := a.head
+		if a.end == len(s.d.lines) && from > 0 && isBlank(s.d.lines[from-1].text) {
+			from--
+		}
+		s.d.splice(from, a.end, nil)
+		s.index()
 	}
-	from := a.head
-	if a.end == len(s.d.lines) && from > 0 && isBlank(s.d.lines[from-1].text) {
-		from--
-	}
-	s.d.splice(from, a.end, nil)
-	s.index()
 }
 
 // HasLog reports whether state.md has a "## Log" section.

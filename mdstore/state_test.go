@@ -246,6 +246,17 @@ func TestStateReplaceAwaiting(t *testing.T) {
 	}
 }
 
+func TestStateClearAwaitingTwice(t *testing.T) {
+	s := ParseState([]byte("- Status: awaiting_human\n\n## Awaiting human\n- qid: q-1\n\n## Awaiting human\n- qid: q-0\n\n## Log\n"))
+	s.ClearAwaiting()
+	if got, want := string(s.Bytes()), "- Status: awaiting_human\n\n## Log\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := ParseState(s.Bytes()).AwaitingQID(); got != "" {
+		t.Fatalf("awaiting qid: got %q, want none", got)
+	}
+}
+
 func TestStateAppendLogAndDelete(t *testing.T) {
 	tests := []struct {
 		name, file, want string
