@@ -61,51 +61,78 @@ type Question struct {
 
 var optionNumber = regexp.MustCompile(`^\s*[0-9]+[.)]\s+`)
 
-// fromBlock reads a question from its block; now decides "overdue".
+// fromBlock reads a question from its block in one pass over its fields;
+// the first field of a key wins. now decides "overdue".
 func fromBlock(b *mdstore.Block, now time.Time) Question {
-	q := Question{
-		QID:              b.QID,
-		Status:           b.Value("status"),
-		Slice:            b.Value("slice"),
-		Gate:             b.Value("gate"),
-		Question:         b.Value("question"),
-		Options:          parseOptions(b.Value("options")),
-		Proposed:         b.Value("proposed"),
-		SLA:              b.Value("sla"),
-		RaisedAt:         b.Value("raised_at"),
-		AnsweredAt:       b.Value("answered_at"),
-		AnsweredBy:       b.Value("answered_by"),
-		Auto:             b.Value("auto"),
-		Breakpoint:       b.Value("breakpoint"),
-		Route:            b.Value("route"),
-		BlockingSlices:   b.Value("blocking_slices"),
-		Supersedes:       b.Value("supersedes"),
-		PreviousFeedback: b.Value("previous_feedback"),
-		RemindedAt:       b.Value("reminded_at"),
-		Line:             b.Line(),
-	}
-	if v, ok := b.Get("answer"); ok {
-		q.Answer = &v
-	}
-	q.Choice = intField(b, "choice")
-	q.Attempt = intField(b, "attempt")
-	if v := strings.TrimSpace(b.Value("provisional")); v != "" && v != "0" && v != "false" {
-		q.Provisional = true
-	}
-	for _, t := range strings.Split(b.Value("tags"), ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			q.Tags = append(q.Tags, t)
+	q := Question{QID: b.QID, Line: b.Line()}
+	seen := map[string]bool{}
+	for _, f := range b.Fields() {
+		k := mdstore.NormKey(f.Key)
+		if seen[k] {
+			continue
 		}
+		seen[k] = true
+		v := f.Value
+		switch k {
+		case "status":
+			q.Status = v
+		case "slice":
+			q.Slice = v
+		case "gate":
+			q.Gate = v
+		case "question":
+			q.Question = v
+		case "options":
+			q.Options = parseOptions(v)
+		case "proposed":
+			q.Proposed = v
+		case "sla":
+			q.SLA = v
+		case "raisedat":
+			q.RaisedAt = v
+		case "answeredat":
+			q.AnsweredAt = v
+		case "answer":
+			q.Answer = &v
+		case "choice":
+			q.Choice = atoi(v)
+		case "answeredby":
+			q.AnsweredBy = v
+		case "auto":
+			q.Auto = v
+		case "provisional":
+			v = strings.TrimSpace(v)
+			q.Provisional = v != "" && v != "0" && v != "false"
+		case "tags":
+			for _, t := range strings.Split(v, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					q.Tags = append(q.Tags, t)
+				}
+			}
+		case "breakpoint":
+			q.Breakpoint = v
+		case "route":
+			q.Route = v
+		case "blockingslices":
+			q.BlockingSlices = v
+		case "supersedes":
+			q.Supersedes = v
+		case "attempt":
+			q.Attempt = atoi(v)
+		case "previousfeedback":
+			q.PreviousFeedback = v
+		case "remindedat":
+			q.RemindedAt = v
+		}
+	}
+	if q.Options == nil {
+		q.Options = []string{}
 	}
 	q.Overdue = q.overdue(now)
 	return q
 }
 
-func intField(b *mdstore.Block, key string) *int {
-	v, ok := b.Get(key)
-	if !ok {
-		return nil
-	}
+func atoi(v string) *int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
 		return nil

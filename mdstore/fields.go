@@ -17,6 +17,9 @@ import (
 // NormKey reduces a key to lower-case letters and digits, the form in which
 // keys are compared: "Next step", "next_step" and "NEXT-STEP" are one key.
 func NormKey(k string) string {
+	if isNorm(k) {
+		return k // the common case, without an allocation
+	}
 	var b strings.Builder
 	for _, r := range k {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -24,6 +27,15 @@ func NormKey(k string) string {
 		}
 	}
 	return b.String()
+}
+
+func isNorm(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldLine splits a column-0 "key: value" line. Keys start with a letter and

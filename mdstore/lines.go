@@ -30,7 +30,7 @@ const utf8BOM = "\ufeff"
 
 func splitDoc(b []byte) doc {
 	s := string(b)
-	d := doc{nl: "\n"}
+	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+1)}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true
 		s = s[len(utf8BOM):]
