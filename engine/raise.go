@@ -262,12 +262,12 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		case Provisional:
 			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
 		case AutoPicked:
-			if err := e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name); err != nil {
+			if _, err := e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name); err != nil {
 				return err
 			}
 			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			if err := e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, ""); err != nil {
+			if _, err := e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, ""); err != nil {
 				return err
 			}
 			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))

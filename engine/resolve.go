@@ -112,15 +112,17 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		for _, it := range items {
 			b := f.questions.Find(it.QID)
 			r := Resolved{QID: it.QID, Status: it.Kind}
+			var q Question
 			if b.Value("status") == StatusOpen {
-				if err := e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text}, by, ""); err != nil {
+				var err error
+				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text}, by, ""); err != nil {
 					return err
 				}
 			} else {
 				r.Unchanged = true
 				e.completeDecision(f, it.QID)
+				q = fromBlock(b, e.Now())
 			}
-			q := fromBlock(f.questions.Find(it.QID), e.Now())
 			r.Choice = q.Choice
 			if q.Answer != nil {
 				r.Answer = *q.Answer
@@ -191,12 +193,13 @@ func sameResolution(b *mdstore.Block, r resolution) bool {
 	return r.choice == 0 || strings.TrimSpace(c) == strconv.Itoa(r.choice)
 }
 
-// answer writes a resolution into the question's block and the decision log.
-func (e *Engine) answer(f *files, id string, r resolution, by, auto string) error {
+// answer writes a resolution into the question's block and the decision
+// log, and returns the question as it now reads.
+func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Question, error) {
 	b := f.questions.Find(id)
 	r, err := e.resolvedValues(b, r)
 	if err != nil {
-		return fmt.Errorf("%s: %w", id, err)
+		return Question{}, fmt.Errorf("%s: %w", id, err)
 	}
 	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: e.timestamp()}, {Key: "answer", Value: r.text}}
 	if r.choice != 0 {
@@ -206,23 +209,47 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) erro
 	if auto != "" {
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
+	q := fromBlock(b, e.Now()) // b keeps the values it was parsed with
 	if err := f.questions.Set(id, kvs...); err != nil {
-		return err
+		return Question{}, err
 	}
-	e.appendDecision(f, f.questions.Find(id))
-	return nil
+	written := map[string]string{}
+	for _, kv := range kvs {
+		written[kv.Key] = kv.Value
+	}
+	e.appendDecisionOf(f, id, r.kind, func(k string) (string, bool) {
+		if v, ok := written[k]; ok {
+			return v, true
+		}
+		return b.Get(k)
+	})
+	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.Auto = r.kind, written["answered_at"], &r.text, by, auto
+	q.Choice = nil
+	if r.choice != 0 {
+		q.Choice = &r.choice
+	}
+	q.Overdue = false
+	return q, nil
 }
 
 func decisionHeading(id, status string) string { return id + " " + status }
 
+// decisionFields are the fields of a question that its decision copies.
+var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "auto", "answered_at"}
+
+// appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {
+	e.appendDecisionOf(f, b.QID, b.Value("status"), b.Get)
+}
+
+func (e *Engine) appendDecisionOf(f *files, id, status string, get func(string) (string, bool)) {
 	kvs := []mdstore.KV{}
-	for _, k := range []string{"slice", "gate", "question", "answer", "choice", "answered_by", "auto", "answered_at"} {
-		if v, ok := b.Get(k); ok {
+	for _, k := range decisionFields {
+		if v, ok := get(k); ok {
 			kvs = append(kvs, mdstore.KV{Key: k, Value: v})
 		}
 	}
-	f.decisions = mdstore.AppendRecord(f.decisions, decisionHeading(b.QID, b.Value("status")), kvs...)
+	f.decisions = mdstore.AppendRecord(f.decisions, decisionHeading(id, status), kvs...)
 }
 
 // completeDecision appends the decision of a final question when a crash

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 )
@@ -12,6 +13,7 @@ type Questions struct {
 	blocks []*Block
 	fenced []bool // lines inside fenced code
 	opaque []bool // lines holding field values (nil when there are none)
+	stale  bool   // edited since the last index: blocks, fenced, opaque are old
 }
 
 // Block is one question: a column-0 "## q-…" heading outside fenced code and
@@ -50,6 +52,7 @@ func ParseQuestions(b []byte) *Questions {
 // its value, which is right unless prose outside the blocks looks like a
 // field, so most files take one or two rounds.
 func (q *Questions) index() {
+	q.stale = false
 	q.fenced = nil
 	opaque := guessValues(q.d.lines)
 	for round := 0; ; round++ {
@@ -172,11 +175,24 @@ func anyTrue(mask []bool) bool {
 	return false
 }
 
+// fresh indexes the file again if an edit made the index stale. Edits only
+// mark it, so that a command that edits and then just writes the file out
+// parses it once.
+func (q *Questions) fresh() {
+	if q.stale {
+		q.index()
+	}
+}
+
 // Blocks returns the question blocks in file order.
-func (q *Questions) Blocks() []*Block { return q.blocks }
+func (q *Questions) Blocks() []*Block {
+	q.fresh()
+	return q.blocks
+}
 
 // Find returns the first block with the qid, or nil.
 func (q *Questions) Find(qid string) *Block {
+	q.fresh()
 	for _, b := range q.blocks {
 		if b.QID == qid {
 			return b
@@ -272,22 +288,39 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	for _, r := range repls {
 		q.d.splice(r.from, r.to, r.lines)
 	}
-	q.index()
+	q.stale = true
 	return nil
 }
 
 // Append adds a new block at the end of the file, separated by a blank line.
 func (q *Questions) Append(qid string, kvs ...KV) {
+	q.fresh()
 	q.d.appendBlock("## "+qid, kvs, q.opaque)
-	q.index()
+	q.stale = true
 }
 
 // AppendRecord appends a "## heading" block of fields to a markdown file, as
 // questions.md blocks are written, and returns the new content.
+//
+// A file without any fence marker cannot end inside fenced code, so only
+// its last line is split and looked at: appending to a long log costs the
+// size of the record, not of the log.
 func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
-	q := ParseQuestions(b)
-	q.d.appendBlock("## "+heading, kvs, q.opaque)
-	return q.d.bytes()
+	if bytes.Contains(b, []byte("```")) || bytes.Contains(b, []byte("~~~")) {
+		q := ParseQuestions(b)
+		q.d.appendBlock("## "+heading, kvs, q.opaque)
+		return q.d.bytes()
+	}
+	cut := 0
+	if i := bytes.LastIndexByte(bytes.TrimRight(b, "\r\n"), '\n'); i >= 0 {
+		cut = i + 1 // the start of the last line that has text
+	}
+	tail := splitDoc(b[cut:])
+	if cut > 0 {
+		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl
+	}
+	tail.appendBlock("## "+heading, kvs, nil)
+	return append(b[:cut:cut], tail.bytes()...)
 }
 
 // appendBlock adds a block at the end of the file. A fenced code block left
@@ -309,6 +342,7 @@ func (d *doc) appendBlock(heading string, kvs []KV, opaque []bool) {
 // Rename changes the heading of the block that starts at the given 1-based
 // line, for doctor's renumbering of duplicate qids.
 func (q *Questions) Rename(line int, newQID string) error {
+	q.fresh()
 	i := line - 1
 	var b *Block
 	for _, x := range q.blocks {
@@ -323,7 +357,7 @@ func (q *Questions) Rename(line int, newQID string) error {
 		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
 	}
 	q.d.lines[i].text = "## " + newQID
-	q.index()
+	q.stale = true
 	return nil
 }
 

@@ -12,6 +12,7 @@ type Heading struct {
 
 // Headings returns the level-1 and level-2 headings of the file in order.
 func (q *Questions) Headings() []Heading {
+	q.fresh()
 	var out []Heading
 	for i, l := range q.d.lines {
 		if q.opaque != nil && q.opaque[i] {
