@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -30,7 +31,7 @@ const utf8BOM = "\ufeff"
 
 func splitDoc(b []byte) doc {
 	s := string(b)
-	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+1)}
+	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+64)}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true
 		s = s[len(utf8BOM):]
@@ -103,11 +104,7 @@ func (d *doc) splice(from, to int, repl []line) {
 			d.lines[from-1].eol = "\r\n"
 		}
 	}
-	out := make([]line, 0, len(d.lines)-(to-from)+len(repl))
-	out = append(out, d.lines[:from]...)
-	out = append(out, repl...)
-	out = append(out, d.lines[to:]...)
-	d.lines = out
+	d.lines = slices.Replace(d.lines, from, to, repl...) // in place when it fits
 	if atEnd && short && len(d.lines) > 0 {
 		d.lines[len(d.lines)-1].eol = tail
 	}

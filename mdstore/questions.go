@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Questions is a parsed questions.md. Edits splice lines: everything the
@@ -34,6 +35,29 @@ type Field struct {
 }
 
 var questionHeading = regexp.MustCompile(`^## (q-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{3,})[ \t]*$`)
+
+// questionID matches a line against questionHeading without allocating: it
+// runs once per heading of a file that can hold thousands.
+func questionID(t string) (string, bool) {
+	id, ok := strings.CutPrefix(t, "## ")
+	if !ok {
+		return "", false
+	}
+	id = strings.TrimRight(id, " \t")
+	// q-YYYY-MM-DD-NNN…: fixed positions up to the suffix.
+	if len(id) < 16 || id[:2] != "q-" || id[6] != '-' || id[9] != '-' || id[12] != '-' {
+		return "", false
+	}
+	for i := 2; i < len(id); i++ {
+		if i == 6 || i == 9 || i == 12 {
+			continue
+		}
+		if id[i] < '0' || id[i] > '9' {
+			return "", false
+		}
+	}
+	return id, true
+}
 
 // ParseQuestions parses questions.md. It never fails: text that is not a
 // question block is kept as it is and doctor reports what looks wrong.
@@ -73,6 +97,7 @@ func (q *Questions) scan(fenced []bool) []bool {
 	var values []bool
 	q.blocks = q.blocks[:0]
 	var cur *Block
+	var slab []Block
 	closeBlock := func(i int) {
 		if cur != nil {
 			cur.end = i
@@ -89,8 +114,12 @@ func (q *Questions) scan(fenced []bool) []bool {
 		// part of a field's value, which is data.
 		if lvl := headingLevel(t); (lvl == 1 || lvl == 2) && t[0] == '#' {
 			closeBlock(i)
-			if m := questionHeading.FindStringSubmatch(t); m != nil {
-				cur = &Block{QID: m[1], head: i}
+			if id, ok := questionID(t); ok {
+				if len(slab) == cap(slab) {
+					slab = make([]Block, 0, 256) // blocks in chunks, not one allocation each
+				}
+				slab = append(slab, Block{QID: id, head: i, fields: make([]Field, 0, 16)})
+				cur = &slab[len(slab)-1]
 			}
 			continue
 		}

@@ -353,3 +353,17 @@ func TestQuestionsRename(t *testing.T) {
 		})
 	}
 }
+
+func TestQuestionIDMatchesPattern(t *testing.T) {
+	for _, s := range []string{
+		"## q-2026-11-29-001", "## q-2026-11-29-001 \t", "## q-2026-11-29-12345", "## q-2026-11-29-01",
+		"## q-2026-11-29-0a1", "### q-2026-11-29-001", "##  q-2026-11-29-001", "## q-2026-11-29-001 x",
+		"## q-2026-11-2-001", "## q-2026/11/29-001", "## x-2026-11-29-001", "## q-2026-11-29-", "",
+	} {
+		id, ok := questionID(s)
+		m := questionHeading.FindStringSubmatch(s)
+		if ok != (m != nil) || ok && id != m[1] {
+			t.Errorf("questionID(%q) = %q, %v; the pattern says %q", s, id, ok, m)
+		}
+	}
+}

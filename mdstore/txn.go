@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,12 +117,45 @@ func (tx *Tx) unchangedOnDisk() bool {
 		if !f.dirty {
 			continue
 		}
-		b, err := tx.ws.ReadFile(name)
-		if (err == nil) != f.exists || !bytes.Equal(b, f.orig) {
+		if !sameOnDisk(tx.ws.Path(name), f.exists, f.orig) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameOnDisk reports whether the file at path still exists as it did and
+// holds exactly want. It reads in small pieces: a copy of a large file
+// would only be thrown away.
+func sameOnDisk(path string, existed bool, want []byte) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !existed {
+		return err != nil && !existed
+	}
+	if !fi.Mode().IsRegular() || fi.Size() != int64(len(want)) {
+		return false
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 64<<10)
+	for off := 0; ; {
+		n, err := fh.Read(buf)
+		if n > 0 {
+			if off+n > len(want) || !bytes.Equal(buf[:n], want[off:off+n]) {
+				return false
+			}
+			off += n
+		}
+		if err == io.EOF {
+			return off == len(want)
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 func (tx *Tx) commit() error {
