@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -130,7 +131,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	if event == "" {
 		event = "test"
 	}
-	if !contains(TestEvents, event) {
+	if !slices.Contains(TestEvents, event) {
 		return nil, mdstore.WithHint(fmt.Errorf("--event %q: %w", event, ErrBadArgs), "use one of "+strings.Join(TestEvents, ", "))
 	}
 	afkPath := "AFK"

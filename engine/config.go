@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,7 +120,7 @@ func LoadAFK(devrites string) AFK {
 			var events []string
 			if events, msg = stringList(v); msg == "" {
 				for _, ev := range events {
-					if !contains(NotifyEvents, ev) {
+					if !slices.Contains(NotifyEvents, ev) {
 						a.Warnings = append(a.Warnings, fmt.Sprintf("%s: notify_on: unknown event %q (ignored; events are %s)", at, ev, strings.Join(NotifyEvents, ", ")))
 					}
 				}
@@ -195,7 +195,7 @@ func yamlMessage(err error) string {
 
 // NotifyOnEvent reports whether the hook fires for an event.
 func (a AFK) NotifyOnEvent(event string) bool {
-	return a.On && !a.Broken && a.Notify != "" && contains(a.NotifyOn, event)
+	return a.On && !a.Broken && a.Notify != "" && slices.Contains(a.NotifyOn, event)
 }
 
 // Templates are the next_action texts of .devrites/engine.yaml.
@@ -244,19 +244,4 @@ func expand(tmpl, qid, phase, slice string) string {
 		phase = "build"
 	}
 	return strings.NewReplacer("{qid}", qid, "{phase}", phase, "{slice}", slice).Replace(tmpl)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedCopy(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -352,7 +353,7 @@ func (d *doctor) checkState(w *wsFiles) {
 	case !ok || strings.TrimSpace(status) == "":
 		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Problem: "no status in the cursor: it is read as running",
 			Mend: "add a status (running, awaiting_human or blocked)"})
-	case !contains(cursorStatuses, status):
+	case !slices.Contains(cursorStatuses, status):
 		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
 			Problem: fmt.Sprintf("status %q is not running, awaiting_human or blocked", status),
 			Mend:    "set it to running, awaiting_human or blocked"})
@@ -423,7 +424,7 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 	case !ok:
 		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(),
 			Problem: b.QID + ": no status field", Mend: "add \"status: open\" (or answered, dropped, rejected) under the heading"})
-	case !contains(questionStatuses, status):
+	case !slices.Contains(questionStatuses, status):
 		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
 			Problem: fmt.Sprintf("%s: field \"status\" has unknown value %q", b.QID, status),
 			Mend:    "set it to open, answered, dropped or rejected"})
@@ -594,7 +595,7 @@ func missingDecisions(w *wsFiles) []*mdstore.Block {
 	var out []*mdstore.Block
 	for _, b := range w.questions.Blocks() {
 		st := b.Value("status")
-		if st == StatusOpen || !contains(questionStatuses, st) || count[b.QID] > 1 {
+		if st == StatusOpen || !slices.Contains(questionStatuses, st) || count[b.QID] > 1 {
 			continue
 		}
 		if _, byEngine := b.Get("answered_by"); !byEngine {

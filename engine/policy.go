@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -47,7 +48,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	}
 	for _, t := range g.Tags {
 		t = normTag(t)
-		if contains(AlwaysStop, t) {
+		if slices.Contains(AlwaysStop, t) {
 			return Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
 		}
 		for _, n := range afk.NeverAuto {
@@ -64,7 +65,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	if strings.EqualFold(strings.TrimSpace(g.Slice), "seal") {
 		return Decision{Paused, 5, "seal", "a person answers the seal"}
 	}
-	if contains(afk.AllowGates, g.Gate) {
+	if slices.Contains(afk.AllowGates, g.Gate) {
 		if g.Gate == "validating" {
 			return Decision{Provisional, 6, "allow_gates", "validating is in allow_gates: proceed on option 1 while a person validates"}
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -112,7 +113,7 @@ func (e *Engine) remindersOff() string {
 		return "the AFK file does not parse"
 	case e.AFK.Notify == "":
 		return "the AFK file has no notify command"
-	case !contains(e.AFK.NotifyOn, "reminder"):
+	case !slices.Contains(e.AFK.NotifyOn, "reminder"):
 		return "notify_on does not list reminder"
 	}
 	return ""

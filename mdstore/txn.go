@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -161,7 +162,7 @@ func sameOnDisk(path string, existed bool, want []byte) bool {
 func (tx *Tx) commit() error {
 	names := append([]string(nil), writeOrder...)
 	for name := range tx.files {
-		if !contains(names, name) {
+		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}
@@ -173,15 +174,6 @@ func (tx *Tx) commit() error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteAtomic replaces path with data: a temporary file in the same
