@@ -954,8 +954,9 @@ func (d *doctor) reconcile(w *wsFiles) {
 		d.e.pause(f, q, text)
 		did = "state.md awaits " + q.QID + " (status awaiting_human)"
 	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil:
-		st := w.questions.Find(dr.awaited).Value("status")
-		d.e.resolveState(f, dr.awaited, st, true)
+		q := fromBlock(w.questions.Find(dr.awaited), d.e.Now())
+		st := q.Status
+		d.e.resolveState(f, q, st, true)
 		next, _ := w.state.Get("next_action")
 		did = dr.awaited + " is " + st + ": state.md running, next: " + next
 	default:

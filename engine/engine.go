@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -159,9 +160,12 @@ func normalizeNewlines(s string) string {
 	return string(out)
 }
 
+// blank reports whether text holds nothing a person could have meant:
+// only white space and invisible format characters (zero-width spaces,
+// byte order marks). Such an answer is never taken for approval.
 func blank(s string) bool {
 	for _, r := range s {
-		if r != ' ' && r != '\t' && r != '\n' && r != '\r' && r != '\u00a0' && r != '\u200b' && r != '\u3000' {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) {
 			return false
 		}
 	}

@@ -170,8 +170,8 @@ func optionTitle(opt string) string {
 	return strings.TrimSpace(strings.Replace(title, recommended, "", 1))
 }
 
-// SLA returns the question's SLA as a duration; ok is false for "none" or an
-// SLA that does not parse.
+// slaDuration returns the question's SLA as a duration; ok is false for
+// "none" or an SLA that does not parse.
 func (q Question) slaDuration() (time.Duration, bool) {
 	return parseSLA(q.SLA)
 }

@@ -131,7 +131,7 @@ func (r *RaiseRequest) prepareOptions() error {
 			return mdstore.WithHint(fmt.Errorf("option %d has a line break: %w", i+1, ErrBadArgs),
 				"an option is one line: \"title — trade-offs\"")
 		}
-		if strings.HasPrefix(strings.ToLower(o), "something else") {
+		if strings.EqualFold(o, escapeHatch) {
 			hatch = o
 			continue
 		}
@@ -158,7 +158,10 @@ func isSliceRef(s string) bool {
 }
 
 // deriveBreakpoint names the checkpoint when the agent does not: the slice's
-// number or name and the gate, e.g. "slice-3.blocking".
+// number or name and the gate, e.g. "slice-3.blocking". Without a slice
+// there is nothing to tell one checkpoint from another, so there is no
+// breakpoint: unrelated questions must never share a history that
+// auto_approve_after or supersedes would read.
 func deriveBreakpoint(slice, gate string) string {
 	id := slice
 	if m := sliceRef.FindStringSubmatch(strings.TrimSpace(slice)); m != nil {
@@ -174,7 +177,7 @@ func deriveBreakpoint(slice, gate string) string {
 	}
 	s := strings.Trim(b.String(), "-")
 	if s == "" {
-		return gate
+		return ""
 	}
 	return "slice-" + s + "." + gate
 }
@@ -226,7 +229,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		opt("breakpoint", r.Breakpoint)
 		opt("route", r.Route)
 		opt("blocking_slices", r.BlockingSlices)
-		if prev := lastOfBreakpoint(history, r.Breakpoint); prev != nil && prev.Status == StatusRejected {
+		if prev := lastOfBreakpoint(history, r.Breakpoint); r.Breakpoint != "" && prev != nil && prev.Status == StatusRejected {
 			attempt := 2
 			if prev.Attempt != nil {
 				attempt = *prev.Attempt + 1
@@ -241,24 +244,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			opt("provisional", "1")
 		}
 		f.questions.Append(id, kvs...)
-		phase, _ := f.state.Get("phase")
 		switch d.Outcome {
 		case Paused:
-			f.state.Set("status", "awaiting_human")
-			if r.Slice != "" {
-				f.state.Set("active_slice", r.Slice)
-			}
-			if _, ok := f.state.Get("slice_mode"); ok {
-				f.state.Set("slice_mode", "HITL")
-			}
-			f.state.Set("next_action", expand(e.Templates.Resume, id, phase, r.Slice))
-			aw := []mdstore.KV{{Key: "question_id", Value: id}, {Key: "gate", Value: r.Gate},
-				{Key: "question", Value: r.Question}, {Key: "proposed", Value: r.Proposed}, {Key: "raised_at", Value: now}}
-			if r.BlockingSlices != "" {
-				aw = append(aw, mdstore.KV{Key: "blocking_slices", Value: r.BlockingSlices})
-			}
-			f.state.SetAwaiting(aw...)
-			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+")"))
+			e.pause(f, fromBlock(f.questions.Find(id), e.Now()), "raised "+id+" ("+r.Gate+")")
 		case Provisional:
 			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
 		case AutoPicked:

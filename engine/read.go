@@ -31,15 +31,17 @@ func (e *Engine) Show() (*StateView, error) {
 	v := &StateView{Workspace: e.WS.Dir, Slug: e.WS.Slug, Schema: schema, Encoding: f.state.Encoding(),
 		Cursor: map[string]string{}, Open: []Question{}}
 	for _, en := range f.state.Cursor() {
-		if _, dup := v.Cursor[en.Canon]; !dup {
+		if _, dup := v.Cursor[en.Canon]; !dup { // the first of a repeated key counts, as everywhere
 			v.CursorKey = append(v.CursorKey, en.Canon)
+			v.Cursor[en.Canon] = en.Value
 		}
-		v.Cursor[en.Canon] = en.Value
 	}
 	if aw := f.state.Awaiting(); aw != nil {
 		v.Awaiting = map[string]string{}
 		for _, en := range aw {
-			v.Awaiting[en.Canon] = en.Value
+			if _, dup := v.Awaiting[en.Canon]; !dup {
+				v.Awaiting[en.Canon] = en.Value
+			}
 		}
 	}
 	for _, q := range e.questions(f.questions) {
@@ -155,6 +157,14 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			r.Reason += "; resume: " + na
 		}
 	case "running", "":
+		// state.md says running but still names an open question it awaits
+		// (a stop that moved status past the pause): a person must answer.
+		if q := f.state.AwaitingQID(); q != "" {
+			if b := f.questions.Find(q); b != nil && b.Value("status") == StatusOpen {
+				r.Proceed = false
+				r.Reason = "awaiting a human on " + q + " (state.md says running, but the question is open)"
+			}
+		}
 	default:
 		return nil, mdstore.WithHint(fmt.Errorf("%s: status %q is not running, awaiting_human or blocked: %w",
 			e.WS.Path(mdstore.StateFile), status, ErrMalformed), "run: devrites-engine doctor")

@@ -127,7 +127,7 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 			if q.Answer != nil {
 				r.Answer = *q.Answer
 			}
-			updated, warn := e.resolveState(f, it.QID, it.Kind, r.Unchanged)
+			updated, warn := e.resolveState(f, q, it.Kind, r.Unchanged)
 			r.StateUpdated = updated
 			if updated {
 				r.NextAction, _ = f.state.Get("next_action")
@@ -157,8 +157,9 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	if r.kind != StatusAnswered {
 		return r, nil
 	}
+	opts := parseOptions(b.Value("options"))
 	picked := r.choice != 0
-	if !picked {
+	if !picked && len(opts) > 0 { // a question without options has no numbers to pick
 		if n, err := strconv.Atoi(strings.TrimSpace(r.text)); err == nil && strings.TrimSpace(r.text) == strconv.Itoa(n) {
 			r.choice, r.text, picked = n, "", true
 		}
@@ -166,7 +167,6 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	if !picked {
 		return r, nil
 	}
-	opts := parseOptions(b.Value("options"))
 	if r.choice < 1 || r.choice > len(opts) {
 		return r, mdstore.WithHint(fmt.Errorf("option %d does not exist: the question has %d options: %w", r.choice, len(opts), ErrBadArgs),
 			"answer with an option number from 1 to "+strconv.Itoa(len(opts))+", or with text")
@@ -262,29 +262,49 @@ func (e *Engine) completeDecision(f *files, id string) {
 }
 
 // resolveState moves state.md on when it awaits the resolved question.
-func (e *Engine) resolveState(f *files, id, kind string, rerun bool) (bool, string) {
+func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bool, string) {
+	id := q.QID
+	phase, _ := f.state.Get("phase")
+	slice, _ := f.state.Get("active_slice")
+	rescope := expand(e.Templates.Rescope, id, phase, slice)
 	awaited := f.state.AwaitingQID()
 	if awaited != "" && awaited != id {
 		return false, fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
 	}
 	if awaited == "" {
-		if !rerun {
-			f.state.AppendLog(e.logLine(f.state, kind+" "+id))
+		if rerun {
+			return false, ""
 		}
+		// A person overruled a provisional answer the agent is building on:
+		// the work goes back to re-scoping, as after a rejected pause.
+		if q.Provisional && (kind == StatusRejected || kind == StatusAnswered && (q.Choice == nil || *q.Choice != 1)) {
+			f.state.Set("next_action", rescope)
+			f.state.AppendLog(e.logLine(f.state, kind+" provisional "+id+"; next: "+rescope))
+			return true, fmt.Sprintf("%s was provisional on option 1 and is now %s otherwise: next_action is %s", id, kind, rescope)
+		}
+		f.state.AppendLog(e.logLine(f.state, kind+" "+id))
 		return false, ""
 	}
-	phase, _ := f.state.Get("phase")
-	slice, _ := f.state.Get("active_slice")
+	f.state.ClearAwaiting()
+	if status, _ := f.state.Get("status"); status == "blocked" {
+		// A deliberate stop outlives the answer; only `state stop` lifts it.
+		f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; still blocked"))
+		return true, fmt.Sprintf("state.md stays blocked (%s): lift the stop with state stop", oneLine(valueOf(f.state, "stop_reason")))
+	}
 	next := expand(e.Templates.Continue, id, phase, slice)
 	if ret, ok := f.state.Get("return_next_action"); ok && strings.TrimSpace(ret) != "" {
 		next = ret
 	}
 	if kind == StatusRejected {
-		next = expand(e.Templates.Rescope, id, phase, slice)
+		next = rescope
 	}
-	f.state.ClearAwaiting()
 	f.state.Set("status", "running")
 	f.state.Set("next_action", next)
 	f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; next: "+next))
 	return true, ""
+}
+
+func valueOf(s *mdstore.State, key string) string {
+	v, _ := s.Get(key)
+	return v
 }

@@ -175,14 +175,6 @@ func guessValues(lines []line) []bool {
 	return mask
 }
 
-// scalarLines marks the lines that hold field values of question blocks:
-// they are data, never markdown structure.
-func scalarLines(lines []line) []bool {
-	q := &Questions{d: doc{lines: lines}}
-	q.index()
-	return q.opaque
-}
-
 func sameMask(a, b []bool) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return !anyTrue(a) && !anyTrue(b)

@@ -466,9 +466,6 @@ func (s *State) ClearAwaiting() {
 	}
 }
 
-// HasLog reports whether state.md has a "## Log" section.
-func (s *State) HasLog() bool { return s.section("log") != nil }
-
 // AppendLog adds "- text" after the last line of the "## Log" section, when
 // there is one.
 func (s *State) AppendLog(text string) {

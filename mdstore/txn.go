@@ -83,9 +83,6 @@ func (tx *Tx) Write(name string, data []byte) {
 	f.dirty = !f.exists || !bytes.Equal(data, f.orig)
 }
 
-// Workspace returns the workspace of the transaction.
-func (tx *Tx) Workspace() *Workspace { return tx.ws }
-
 // maxAttempts bounds the retries when files change under the lock.
 const maxAttempts = 20
 

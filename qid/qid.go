@@ -41,12 +41,6 @@ func Parse(s string) (ID, error) {
 	return ID{Date: m[1], N: n}, nil
 }
 
-// Valid reports whether s is a well-formed question id.
-func Valid(s string) bool {
-	_, err := Parse(s)
-	return err == nil
-}
-
 // String formats the id with at least three digits.
 func (id ID) String() string { return fmt.Sprintf("q-%s-%03d", id.Date, id.N) }
 

@@ -63,7 +63,11 @@ func cmdAFKExplain(c *cli.Context) error {
 	if len(x.Tags) > 0 {
 		tags = strings.Join(x.Tags, ", ")
 	}
-	fmt.Fprintf(&b, "gate: %s; tags: %s; breakpoint: %s\n", x.Gate, tags, x.Breakpoint)
+	bp := x.Breakpoint
+	if bp == "" {
+		bp = "none (no slice or --breakpoint)"
+	}
+	fmt.Fprintf(&b, "gate: %s; tags: %s; breakpoint: %s\n", x.Gate, tags, bp)
 	if x.HumanStreak != nil {
 		fmt.Fprintf(&b, "human picks of option 1 in a row at %s: %d of %d (auto_approve_after)\n", x.Breakpoint, *x.HumanStreak, x.AutoApproveAfter)
 	}

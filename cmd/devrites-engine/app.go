@@ -83,6 +83,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
 			c.OnUsageError = usageError(full)
+			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
 			if c.Action != nil {
 				c.Action = wrap(full, c.Action)
 			} else if len(c.Subcommands) > 0 {
