@@ -19,6 +19,8 @@ type State struct {
 	sections []section
 	cursor   []Entry
 	awaiting []Entry
+	// preambleEnd is the first "## " heading: bullet-form keys stand above it.
+	preambleEnd int
 }
 
 type section struct {
@@ -137,6 +139,7 @@ func (s *State) index() {
 		s.encoding = Bullets
 		s.cursor = s.entries(0, firstSection, fenced)
 	}
+	s.preambleEnd = firstSection
 	if a := s.section("awaitinghuman"); a != nil {
 		s.awaiting = s.entries(a.head+1, a.end, fenced)
 		if s.awaiting == nil {
@@ -332,8 +335,8 @@ func (s *State) Set(canon, value string) {
 		return
 	}
 	if s.encoding == Bullets {
-		at := s.bulletStart()
-		s.d.splice(at, at, s.d.newLines(bullet))
+		at, texts := s.bulletStart()
+		s.d.splice(at, at, s.d.newLines(append(texts, bullet)...))
 		s.index()
 		return
 	}
@@ -389,16 +392,32 @@ func (s *State) setValue(e Entry, value string) {
 
 // bulletStart is where the first bullet of a bullet-form cursor goes: under
 // a leading "# " title, else before the first line with text.
-func (s *State) bulletStart() int {
+func (s *State) bulletStart() (int, []string) {
+	at := 0
 	for i, l := range s.d.lines {
 		if headingLevel(l.text) == 1 {
-			return i + 1
+			at = i + 1
+			break
 		}
 		if !isBlank(l.text) {
-			return i
+			at = i
+			break
 		}
 	}
-	return 0
+	if at >= len(s.d.lines) || !isIndented(s.d.lines[at].text) {
+		return at, nil
+	}
+	// A bullet right above an indented line would take that line into its
+	// list item (a fence there would then swallow what follows it). Go to
+	// the end of the preamble instead, closing a fence left open there.
+	end := s.preambleEnd
+	for end > 0 && isBlank(s.d.lines[end-1].text) {
+		end--
+	}
+	if closer := s.d.fenceCloser(end, nil); closer != "" {
+		return end, []string{closer}
+	}
+	return end, nil
 }
 
 // Delete removes a cursor entry's line, if there is one.
