@@ -244,24 +244,24 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			opt("provisional", "1")
 		}
 		f.questions.Append(id, kvs...)
+		q := fromBlock(f.questions.Find(id), e.Now())
+		var err error
 		switch d.Outcome {
 		case Paused:
-			e.pause(f, fromBlock(f.questions.Find(id), e.Now()), "raised "+id+" ("+r.Gate+")")
+			e.pause(f, q, "raised "+id+" ("+r.Gate+")")
 		case Provisional:
 			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
 		case AutoPicked:
-			if _, err := e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name); err != nil {
-				return err
-			}
+			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
 			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			if _, err := e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, ""); err != nil {
-				return err
-			}
+			q, err = e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, "")
 			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))
 		}
-		res.QID, res.Outcome, res.Decision = id, d.Outcome, d
-		res.Question = fromBlock(f.questions.Find(id), e.Now())
+		if err != nil {
+			return err
+		}
+		res.QID, res.Outcome, res.Decision, res.Question = id, d.Outcome, d, q
 		return nil
 	})
 	if err != nil {
