@@ -22,9 +22,12 @@ type Questions struct {
 // code.
 type Block struct {
 	QID    string
-	head   int // index of the heading line
-	end    int // index of the first line after the block
+	head   int    // index of the heading line
+	end    int    // index of the first line after the block
+	lines  []line // lines [head, end) as indexed; edits build new arrays, so this stays whole
+	fenced []bool // which of them are fenced code, or nil
 	fields []Field
+	parsed bool // fields are read on first use: a resolve needs one block of thousands
 }
 
 // Field is one "key: value" of a block, with the lines it spans.
@@ -90,8 +93,9 @@ func (q *Questions) index() {
 	}
 }
 
-// scan finds the blocks and their fields, given the fenced lines, and
-// returns the lines that hold field values.
+// scan finds the blocks, given the fenced lines, and returns the lines that
+// hold field values. It does not read the values: Block.parse does that for
+// the blocks that are used, with the same rules.
 func (q *Questions) scan(fenced []bool) []bool {
 	lines := q.d.lines
 	var values []bool
@@ -101,6 +105,10 @@ func (q *Questions) scan(fenced []bool) []bool {
 	closeBlock := func(i int) {
 		if cur != nil {
 			cur.end = i
+			cur.lines = lines[cur.head:i]
+			if fenced != nil {
+				cur.fenced = fenced[cur.head:i]
+			}
 			q.blocks = append(q.blocks, cur)
 			cur = nil
 		}
@@ -118,7 +126,7 @@ func (q *Questions) scan(fenced []bool) []bool {
 				if len(slab) == cap(slab) {
 					slab = make([]Block, 0, 256) // blocks in chunks, not one allocation each
 				}
-				slab = append(slab, Block{QID: id, head: i, fields: make([]Field, 0, 16)})
+				slab = append(slab, Block{QID: id, head: i})
 				cur = &slab[len(slab)-1]
 			}
 			continue
@@ -126,33 +134,54 @@ func (q *Questions) scan(fenced []bool) []bool {
 		if cur == nil {
 			continue
 		}
-		key, value, ok := fieldLine(t)
-		if !ok {
+		if _, _, ok := fieldLine(t); !ok {
 			continue
 		}
-		f := Field{Key: key, Value: value, start: i, end: i + 1}
-		_, _, scalar := scalarHeader(value)
 		if end := continuation(lines, i); end > i+1 {
-			f.end = end
-			if scalar || value == "" {
-				f.Value = decodeBlock(value, lines[i+1:end])
-			} else {
-				f.Value = foldPlain(value, lines[i+1:end])
-			}
 			if values == nil {
 				values = make([]bool, len(lines))
 			}
 			for j := i + 1; j < end; j++ {
 				values[j] = true
 			}
-		} else if scalar {
-			f.Value = ""
+			i = end - 1
 		}
-		cur.fields = append(cur.fields, f)
-		i = f.end - 1
 	}
 	closeBlock(len(lines))
 	return values
+}
+
+// parse reads the block's fields, once.
+func (b *Block) parse() {
+	if b.parsed {
+		return
+	}
+	b.parsed = true
+	lines := b.lines
+	b.fields = make([]Field, 0, 16)
+	for i := 1; i < len(lines); i++ {
+		if b.fenced != nil && b.fenced[i] {
+			continue
+		}
+		key, value, ok := fieldLine(lines[i].text)
+		if !ok {
+			continue
+		}
+		f := Field{Key: key, Value: value, start: b.head + i, end: b.head + i + 1}
+		_, _, scalar := scalarHeader(value)
+		if end := continuation(lines, i); end > i+1 {
+			f.end = b.head + end
+			if scalar || value == "" {
+				f.Value = decodeBlock(value, lines[i+1:end])
+			} else {
+				f.Value = foldPlain(value, lines[i+1:end])
+			}
+			i = end - 1
+		} else if scalar {
+			f.Value = ""
+		}
+		b.fields = append(b.fields, f)
+	}
 }
 
 // guessValues marks the indented lines after every column-0 field line,
@@ -226,13 +255,17 @@ func (q *Questions) Find(qid string) *Block {
 func (b *Block) Line() int { return b.head + 1 }
 
 // Fields returns the block's fields in order.
-func (b *Block) Fields() []Field { return b.fields }
+func (b *Block) Fields() []Field {
+	b.parse()
+	return b.fields
+}
 
 // Line is the 1-based line number of the field.
 func (f Field) Line() int { return f.start + 1 }
 
 // Get returns the value of the first field whose key matches after NormKey.
 func (b *Block) Get(key string) (string, bool) {
+	b.parse()
 	n := NormKey(key)
 	for _, f := range b.fields {
 		if NormKey(f.Key) == n {
@@ -258,6 +291,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	if b == nil {
 		return fmt.Errorf("%s: %w", qid, ErrNoQuestion)
 	}
+	b.parse()
 	var added []string
 	type repl struct {
 		from, to int
@@ -306,6 +340,9 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 			}
 		}
 	}
+	// A new array for the edited lines: blocks indexed before the edit keep
+	// reading the lines they were indexed from.
+	q.d.lines = append(make([]line, 0, len(q.d.lines)+64), q.d.lines...)
 	for _, r := range repls {
 		q.d.splice(r.from, r.to, r.lines)
 	}
