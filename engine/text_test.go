@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/engine"
@@ -87,7 +88,9 @@ func checkResolveText(t testing.TB, text string) {
 
 	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: text}}, "", false)
 	want := strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	refused := !utf8.ValidString(text) || strings.ContainsRune(text, 0) || strings.Trim(want, " \t\n\u00a0\u200b\u3000") == ""
+	// Blank: only white space and invisible format characters.
+	blankText := strings.IndexFunc(want, func(r rune) bool { return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) }) < 0
+	refused := !utf8.ValidString(text) || strings.ContainsRune(text, 0) || blankText
 	// An answer that is only a number picks that option: 1 and 2 exist, 3
 	// is the escape hatch that needs words, anything else does not exist.
 	n, numErr := strconv.Atoi(strings.TrimSpace(want))
