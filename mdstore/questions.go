@@ -15,6 +15,7 @@ type Questions struct {
 	fenced []bool // lines inside fenced code
 	opaque []bool // lines holding field values (nil when there are none)
 	stale  bool   // edited since the last index: blocks, fenced, opaque are old
+	gen    int    // counts edits, so that a block indexed before one knows it
 }
 
 // Block is one question: a column-0 "## q-…" heading outside fenced code and
@@ -22,10 +23,11 @@ type Questions struct {
 // code.
 type Block struct {
 	QID    string
-	head   int    // index of the heading line
-	end    int    // index of the first line after the block
-	lines  []line // lines [head, end) as indexed; edits build new arrays, so this stays whole
-	fenced []bool // which of them are fenced code, or nil
+	head   int // index of the heading line
+	end    int // index of the first line after the block
+	q      *Questions
+	gen    int // q.gen when indexed
+	nth    int // how many earlier blocks have the same qid
 	fields []Field
 	parsed bool // fields are read on first use: a resolve needs one block of thousands
 }
@@ -102,13 +104,12 @@ func (q *Questions) scan(fenced []bool) []bool {
 	q.blocks = q.blocks[:0]
 	var cur *Block
 	var slab []Block
+	seen := map[string]int{}
 	closeBlock := func(i int) {
 		if cur != nil {
 			cur.end = i
-			cur.lines = lines[cur.head:i]
-			if fenced != nil {
-				cur.fenced = fenced[cur.head:i]
-			}
+			cur.nth = seen[cur.QID]
+			seen[cur.QID]++
 			q.blocks = append(q.blocks, cur)
 			cur = nil
 		}
@@ -126,7 +127,7 @@ func (q *Questions) scan(fenced []bool) []bool {
 				if len(slab) == cap(slab) {
 					slab = make([]Block, 0, 256) // blocks in chunks, not one allocation each
 				}
-				slab = append(slab, Block{QID: id, head: i})
+				slab = append(slab, Block{QID: id, head: i, q: q, gen: q.gen})
 				cur = &slab[len(slab)-1]
 			}
 			continue
@@ -151,16 +152,32 @@ func (q *Questions) scan(fenced []bool) []bool {
 	return values
 }
 
-// parse reads the block's fields, once.
+// parse reads the block's fields, once. A block indexed before an edit
+// reads the block that now stands for it (same qid, same rank among
+// duplicates): the lines it was indexed from have moved.
 func (b *Block) parse() {
 	if b.parsed {
 		return
 	}
 	b.parsed = true
-	lines := b.lines
+	if b.gen != b.q.gen {
+		b.q.fresh()
+		for _, cur := range b.q.blocks {
+			if cur.QID == b.QID && cur.nth == b.nth {
+				cur.parse()
+				b.fields = cur.fields
+			}
+		}
+		return
+	}
+	lines := b.q.d.lines[b.head:b.end]
+	var fenced []bool
+	if b.q.fenced != nil {
+		fenced = b.q.fenced[b.head:b.end]
+	}
 	b.fields = make([]Field, 0, 16)
 	for i := 1; i < len(lines); i++ {
-		if b.fenced != nil && b.fenced[i] {
+		if fenced != nil && fenced[i] {
 			continue
 		}
 		key, value, ok := fieldLine(lines[i].text)
@@ -232,6 +249,12 @@ func (q *Questions) fresh() {
 	if q.stale {
 		q.index()
 	}
+}
+
+// edited marks the index stale after a change to the lines.
+func (q *Questions) edited() {
+	q.stale = true
+	q.gen++
 }
 
 // Blocks returns the question blocks in file order.
@@ -340,13 +363,10 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 			}
 		}
 	}
-	// A new array for the edited lines: blocks indexed before the edit keep
-	// reading the lines they were indexed from.
-	q.d.lines = append(make([]line, 0, len(q.d.lines)+64), q.d.lines...)
 	for _, r := range repls {
 		q.d.splice(r.from, r.to, r.lines)
 	}
-	q.stale = true
+	q.edited()
 	return nil
 }
 
@@ -354,7 +374,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 func (q *Questions) Append(qid string, kvs ...KV) {
 	q.fresh()
 	q.d.appendBlock("## "+qid, kvs, q.opaque)
-	q.stale = true
+	q.edited()
 }
 
 // AppendRecord appends a "## heading" block of fields to a markdown file, as
@@ -415,7 +435,7 @@ func (q *Questions) Rename(line int, newQID string) error {
 		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
 	}
 	q.d.lines[i].text = "## " + newQID
-	q.stale = true
+	q.edited()
 	return nil
 }
 

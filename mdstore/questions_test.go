@@ -367,3 +367,22 @@ func TestQuestionIDMatchesPattern(t *testing.T) {
 		}
 	}
 }
+
+// A block taken before an edit that moved its lines still reads its own
+// fields, not whatever lines now stand where it was.
+func TestBlockReadAfterEdit(t *testing.T) {
+	q := ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n\n## q-2026-11-29-002\nstatus: open\nanswer: two\n\n## q-2026-11-29-002\nstatus: dropped\n"))
+	blocks := q.Blocks()
+	if err := q.Set("q-2026-11-29-001", KV{"status", "answered"}, KV{"answer", "a\nb\nc"}, KV{"choice", "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := blocks[1].Value("answer"), "two"; got != want {
+		t.Errorf("second block's answer after the edit: got %q, want %q", got, want)
+	}
+	if got, want := blocks[2].Value("status"), "dropped"; got != want {
+		t.Errorf("duplicate block's status after the edit: got %q, want %q", got, want)
+	}
+	if got, want := blocks[0].Value("status"), "answered"; got != want {
+		t.Errorf("edited block read after the edit: got %q, want %q", got, want)
+	}
+}
