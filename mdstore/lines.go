@@ -29,8 +29,10 @@ type doc struct {
 
 const utf8BOM = "\ufeff"
 
-func splitDoc(b []byte) doc {
-	s := string(b)
+func splitDoc(b []byte) doc { return splitString(string(b)) }
+
+// splitString splits s; the lines share its memory.
+func splitString(s string) doc {
 	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+64)}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unsafe"
 )
 
 // Questions is a parsed questions.md. Edits splice lines: everything the
@@ -66,8 +67,11 @@ func questionID(t string) (string, bool) {
 
 // ParseQuestions parses questions.md. It never fails: text that is not a
 // question block is kept as it is and doctor reports what looks wrong.
+//
+// The result shares b's memory instead of copying a file that can run to
+// megabytes, so b must not be changed while the result is in use.
 func ParseQuestions(b []byte) *Questions {
-	q := &Questions{d: splitDoc(b)}
+	q := &Questions{d: splitString(unsafe.String(unsafe.SliceData(b), len(b)))}
 	q.index()
 	return q
 }
