@@ -180,7 +180,10 @@ func WriteAtomic(path string, data []byte) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return malformed("%s: not a regular file", path)
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	// The temporary file goes in the same directory: renameio would otherwise
+	// probe $TMPDIR with a test rename on every write, and leave temporary
+	// files where doctor does not look.
+	if err := renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path))); err != nil {
 		return err
 	}
 	d, err := os.Open(filepath.Dir(path))
