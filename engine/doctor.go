@@ -960,12 +960,7 @@ func (d *doctor) reconcile(w *wsFiles) {
 		next, _ := w.state.Get("next_action")
 		did = dr.awaited + " is " + st + ": state.md running, next: " + next
 	default:
-		phase, _ := w.state.Get("phase")
-		slice, _ := w.state.Get("active_slice")
-		next := expand(d.e.Templates.Continue, "", phase, slice)
-		if ret, ok := w.state.Get("return_next_action"); ok && strings.TrimSpace(ret) != "" {
-			next = ret
-		}
+		next := d.e.continueAction(w.state, "")
 		w.state.ClearAwaiting()
 		w.state.Set("status", "running")
 		w.state.Set("next_action", next)

@@ -291,10 +291,7 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 		f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; still blocked"))
 		return true, fmt.Sprintf("state.md stays blocked (%s): lift the stop with state stop", oneLine(valueOf(f.state, "stop_reason")))
 	}
-	next := expand(e.Templates.Continue, id, phase, slice)
-	if ret, ok := f.state.Get("return_next_action"); ok && strings.TrimSpace(ret) != "" {
-		next = ret
-	}
+	next := e.continueAction(f.state, id)
 	if kind == StatusRejected {
 		next = rescope
 	}
@@ -302,6 +299,17 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 	f.state.Set("next_action", next)
 	f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; next: "+next))
 	return true, ""
+}
+
+// continueAction is next_action once a person has answered: the cursor's
+// return_next_action when it has one, else the continue command.
+func (e *Engine) continueAction(s *mdstore.State, id string) string {
+	if ret, ok := s.Get("return_next_action"); ok && strings.TrimSpace(ret) != "" {
+		return ret
+	}
+	phase, _ := s.Get("phase")
+	slice, _ := s.Get("active_slice")
+	return expand(e.Templates.Continue, id, phase, slice)
 }
 
 func valueOf(s *mdstore.State, key string) string {
