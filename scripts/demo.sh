@@ -10,8 +10,16 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
 
+# step prints a command as a person would type it, then runs it.
 step() {
-  printf '\n$'; printf ' %q' "$@"; printf '\n'
+  printf '\n$'
+  for a in "$@"; do
+    case $a in
+      *[!A-Za-z0-9_./:=-]*|'') printf " '%s'" "${a//\'/\'\\\'\'}" ;;
+      *) printf ' %s' "$a" ;;
+    esac
+  done
+  printf '\n'
   "$@" || echo "(exit $?)"
 }
 
