@@ -25,6 +25,9 @@ type doc struct {
 	bom   bool
 	lines []line
 	nl    string // line ending for new lines: the file's first ending, else "\n"
+	// noFence is true while no line holds "```" or "~~~": there is then no
+	// fenced code, and nothing needs goldmark or a per-line search.
+	noFence bool
 }
 
 const utf8BOM = "\ufeff"
@@ -33,7 +36,7 @@ func splitDoc(b []byte) doc { return splitString(string(b)) }
 
 // splitString splits s; the lines share its memory.
 func splitString(s string) doc {
-	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+64)}
+	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+64), noFence: !hasMarker(s)}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true
 		s = s[len(utf8BOM):]
@@ -105,6 +108,9 @@ func (d *doc) splice(from, to int, repl []line) {
 		if tail == "\r" {
 			d.lines[from-1].eol = "\r\n"
 		}
+	}
+	for _, l := range repl {
+		d.noFence = d.noFence && !hasMarker(l.text)
 	}
 	d.lines = slices.Replace(d.lines, from, to, repl...) // in place when it fits
 	if atEnd && short && len(d.lines) > 0 {
@@ -230,15 +236,26 @@ func (d *doc) fenceCloser(at int, opaque []bool) string {
 // hasFenceMarker reports whether any of the first n lines that are not
 // opaque holds "```" or "~~~": without one there is no fenced code.
 func (d *doc) hasFenceMarker(n int, opaque []bool) bool {
+	if d.noFence {
+		return false
+	}
 	for i, l := range d.lines[:n] {
 		if opaque != nil && opaque[i] {
 			continue
 		}
-		if strings.Contains(l.text, "```") || strings.Contains(l.text, "~~~") {
+		if hasMarker(l.text) {
 			return true
 		}
 	}
 	return false
+}
+
+func hasMarker(s string) bool { return strings.Contains(s, "```") || strings.Contains(s, "~~~") }
+
+// setText replaces the text of line i.
+func (d *doc) setText(i int, text string) {
+	d.lines[i].text = text
+	d.noFence = d.noFence && !hasMarker(text)
 }
 
 // size is the length of the lines' text, without their endings.

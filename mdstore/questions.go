@@ -87,6 +87,12 @@ func ParseQuestions(b []byte) *Questions {
 func (q *Questions) index() {
 	q.stale = false
 	q.fenced = nil
+	if !q.d.hasFenceMarker(len(q.d.lines), nil) {
+		// No fenced code anywhere: one scan decides everything.
+		q.fenced = make([]bool, len(q.d.lines))
+		q.opaque = q.scan(q.fenced)
+		return
+	}
 	opaque := guessValues(q.d.lines)
 	for round := 0; ; round++ {
 		fenced := q.d.fenced(opaque)
@@ -438,7 +444,7 @@ func (q *Questions) Rename(line int, newQID string) error {
 	if !questionHeading.MatchString("## " + newQID) {
 		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
 	}
-	q.d.lines[i].text = "## " + newQID
+	q.d.setText(i, "## "+newQID)
 	q.edited()
 	return nil
 }

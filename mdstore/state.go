@@ -386,7 +386,7 @@ func (s *State) setValue(e Entry, value string) {
 	if !e.table && vs > 0 && l.text[vs-1] == ':' && v != "" {
 		v = " " + v // "- Phase:" becomes "- Phase: build"
 	}
-	l.text = l.text[:vs] + v + l.text[ve:]
+	s.d.setText(e.line, l.text[:vs]+v+l.text[ve:])
 	s.index()
 }
 
