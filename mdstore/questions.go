@@ -16,7 +16,10 @@ type Questions struct {
 	fenced []bool // lines inside fenced code
 	opaque []bool // lines holding field values (nil when there are none)
 	stale  bool   // edited since the last index: blocks, fenced, opaque are old
-	gen    int    // counts edits, so that a block indexed before one knows it
+	// noValues: opaque was not computed (a file without fences needs it
+	// only for Headings).
+	noValues bool
+	gen      int // counts edits, so that a block indexed before one knows it
 }
 
 // Block is one question: a column-0 "## q-…" heading outside fenced code and
@@ -85,12 +88,15 @@ func ParseQuestions(b []byte) *Questions {
 // its value, which is right unless prose outside the blocks looks like a
 // field, so most files take one or two rounds.
 func (q *Questions) index() {
-	q.stale = false
+	q.stale, q.noValues = false, false
 	q.fenced = nil
-	if !q.d.hasFenceMarker(len(q.d.lines), nil) {
-		// No fenced code anywhere: one scan decides everything.
-		q.fenced = make([]bool, len(q.d.lines))
-		q.opaque = q.scan(q.fenced)
+	if q.d.noFence {
+		// No fenced code anywhere: which lines are values cannot change
+		// where a block ends (values are indented; block headings stand at
+		// column 0), so only the headings are looked at. Values are marked
+		// when something asks for them (valueMask).
+		q.fenced, q.opaque, q.noValues = nil, nil, true
+		q.headingsOnly()
 		return
 	}
 	opaque := guessValues(q.d.lines)
@@ -209,6 +215,52 @@ func (b *Block) parse() {
 		}
 		b.fields = append(b.fields, f)
 	}
+}
+
+// headingsOnly finds the blocks of a file without fenced code: every
+// column-0 level-1 or level-2 heading ends a block, and question headings
+// start one.
+func (q *Questions) headingsOnly() {
+	q.blocks = q.blocks[:0]
+	var cur *Block
+	var slab []Block
+	seen := map[string]int{}
+	for i, l := range q.d.lines {
+		t := l.text
+		if t == "" || t[0] != '#' {
+			continue
+		}
+		if lvl := headingLevel(t); lvl != 1 && lvl != 2 {
+			continue
+		}
+		if cur != nil {
+			cur.end = i
+			cur = nil
+		}
+		if id, ok := questionID(t); ok {
+			if len(slab) == cap(slab) {
+				slab = make([]Block, 0, 256)
+			}
+			slab = append(slab, Block{QID: id, head: i, q: q, gen: q.gen, nth: seen[id]})
+			seen[id]++
+			cur = &slab[len(slab)-1]
+			q.blocks = append(q.blocks, cur)
+		}
+	}
+	if cur != nil {
+		cur.end = len(q.d.lines)
+	}
+}
+
+// valueMask returns the lines that hold field values, computing them for a
+// file indexed by headingsOnly.
+func (q *Questions) valueMask() []bool {
+	q.fresh()
+	if q.noValues {
+		q.opaque = q.scan(make([]bool, len(q.d.lines)))
+		q.noValues = false
+	}
+	return q.opaque
 }
 
 // guessValues marks the indented lines after every column-0 field line,

@@ -12,10 +12,10 @@ type Heading struct {
 
 // Headings returns the level-1 and level-2 headings of the file in order.
 func (q *Questions) Headings() []Heading {
-	q.fresh()
+	opaque := q.valueMask()
 	var out []Heading
 	for i, l := range q.d.lines {
-		if q.opaque != nil && q.opaque[i] {
+		if opaque != nil && opaque[i] {
 			continue // a field's value: data, not a heading
 		}
 		if lvl := headingLevel(l.text); lvl == 1 || lvl == 2 {
