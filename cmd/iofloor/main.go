@@ -1,9 +1,11 @@
 // Command iofloor is the baseline the engine is measured against: the least
 // a `state resolve` must do on disk. It takes the same exclusive flock on
 // the workspace's .lock, reads state.md and questions.md, and writes both
-// back, unchanged, with the engine's own atomic write (temp file, fsync,
-// rename, fsync of the directory). scripts/bench.sh runs it beside the
-// engine.
+// back, unchanged, the way the engine writes (google/renameio with the
+// temporary file beside the target, fsync, rename, fsync of the directory).
+// It is minimal on purpose: it links no markdown parser and none of the
+// engine's packages, so their start-up cost counts against the engine.
+// scripts/bench.sh runs it beside the engine.
 //
 //	iofloor <feature directory>
 package main
@@ -15,7 +17,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/google/renameio/v2"
 )
 
 func main() {
@@ -35,7 +37,7 @@ func run(args []string, stderr io.Writer) int {
 }
 
 func floor(dir string) error {
-	lock, err := os.OpenFile(filepath.Join(dir, mdstore.LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
@@ -43,7 +45,7 @@ func floor(dir string) error {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		return err
 	}
-	names := []string{mdstore.QuestionsFile, mdstore.StateFile}
+	names := []string{"questions.md", "state.md"}
 	data := make([][]byte, len(names))
 	for i, name := range names {
 		if data[i], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
@@ -51,9 +53,22 @@ func floor(dir string) error {
 		}
 	}
 	for i, name := range names {
-		if err := mdstore.WriteAtomic(filepath.Join(dir, name), data[i]); err != nil {
+		if err := writeAtomic(filepath.Join(dir, name), data[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeAtomic writes as mdstore.WriteAtomic does.
+func writeAtomic(path string, data []byte) error {
+	if err := renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
