@@ -25,6 +25,10 @@ type Questions struct {
 // Block is one question: a column-0 "## q-…" heading outside fenced code and
 // the lines up to the next column-0 level-1 or level-2 heading outside fenced
 // code.
+//
+// A Block reads its fields once, when they are first asked for, and keeps
+// them: held across an edit, it shows the question as it was at that first
+// read (for the block an edit changed, that read came before the edit).
 type Block struct {
 	QID    string
 	head   int // index of the heading line
@@ -117,7 +121,7 @@ func (q *Questions) index() {
 func (q *Questions) scan(fenced []bool) []bool {
 	lines := q.d.lines
 	var values []bool
-	q.blocks = q.blocks[:0]
+	q.blocks = nil // a new slice: one a caller holds keeps its blocks
 	var cur *Block
 	var slab []Block
 	seen := map[string]int{}
@@ -221,7 +225,7 @@ func (b *Block) parse() {
 // column-0 level-1 or level-2 heading ends a block, and question headings
 // start one.
 func (q *Questions) headingsOnly() {
-	q.blocks = q.blocks[:0]
+	q.blocks = nil // a new slice: one a caller holds keeps its blocks
 	var cur *Block
 	var slab []Block
 	seen := map[string]int{}
@@ -456,6 +460,13 @@ func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
 		cut = i + 1 // the start of the last line that has text
 	}
 	tail := splitDoc(b[cut:])
+	if cut > 0 && tail.bom { // U+FEFF starting a later line is text, not a BOM
+		tail.bom = false
+		if len(tail.lines) == 0 {
+			tail.lines = []line{{}}
+		}
+		tail.lines[0].text = utf8BOM + tail.lines[0].text
+	}
 	if cut > 0 {
 		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl
 	}
@@ -497,7 +508,11 @@ func (q *Questions) Rename(line int, newQID string) error {
 		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
 	}
 	q.d.setText(i, "## "+newQID)
-	q.edited()
+	// No line moves: blocks already handed out stay valid where they are,
+	// and the renamed one says its new qid. Ranks among duplicates are
+	// counted again on the next index.
+	b.QID = newQID
+	q.stale = true
 	return nil
 }
 

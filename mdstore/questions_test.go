@@ -382,7 +382,52 @@ func TestBlockReadAfterEdit(t *testing.T) {
 	if got, want := blocks[2].Value("status"), "dropped"; got != want {
 		t.Errorf("duplicate block's status after the edit: got %q, want %q", got, want)
 	}
-	if got, want := blocks[0].Value("status"), "answered"; got != want {
-		t.Errorf("edited block read after the edit: got %q, want %q", got, want)
+	// Set read the edited block before changing it; that block keeps what
+	// it read, and a fresh look finds the edit.
+	if got, want := blocks[0].Value("status"), "open"; got != want {
+		t.Errorf("edited block, read before the edit: got %q, want %q", got, want)
+	}
+	if got, want := q.Find("q-2026-11-29-001").Value("status"), "answered"; got != want {
+		t.Errorf("edited block found again: got %q, want %q", got, want)
+	}
+}
+
+// A block renamed by doctor keeps its own fields, and a handle on another
+// block with the old qid keeps its own too.
+func TestRenameKeepsHandles(t *testing.T) {
+	q := ParseQuestions([]byte("## q-2026-01-01-001\nstatus: first\n\n## q-2026-01-01-001\nstatus: second\n"))
+	first, second := q.Blocks()[0], q.Blocks()[1]
+	if err := q.Rename(first.Line(), "q-2026-01-01-002"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := first.Value("status"), "first"; got != want {
+		t.Errorf("renamed block: got %q, want %q", got, want)
+	}
+	if got, want := first.QID, "q-2026-01-01-002"; got != want {
+		t.Errorf("renamed block's qid: got %q, want %q", got, want)
+	}
+	if got, want := second.Value("status"), "second"; got != want {
+		t.Errorf("the other block: got %q, want %q", got, want)
+	}
+	if got, want := q.Find("q-2026-01-01-002").Value("status"), "first"; got != want {
+		t.Errorf("found by its new qid: got %q, want %q", got, want)
+	}
+}
+
+// The fast path of AppendRecord agrees with a full parse when a later line
+// starts with U+FEFF, which is text there, not a byte order mark.
+func TestAppendRecordFEFFLine(t *testing.T) {
+	for _, in := range []string{
+		"# Decisions\n\n## q-2026-01-01-001 answered\nanswer: yes\n\ufeff",
+		"# Decisions\n\ufeff  ",
+		"   \n\ufeff",
+		"\ufeff# Decisions\n",
+	} {
+		got := AppendRecord([]byte(in), "q-2026-01-01-002 answered", KV{"answer", "no"})
+		q := ParseQuestions([]byte(in))
+		q.d.appendBlock("## q-2026-01-01-002 answered", []KV{{"answer", "no"}}, q.opaque)
+		if want := q.d.bytes(); !bytes.Equal(got, want) {
+			t.Errorf("AppendRecord(%q):\ngot  %q\nwant %q", in, got, want)
+		}
 	}
 }
