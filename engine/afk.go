@@ -59,40 +59,12 @@ type Explanation struct {
 // questions.md history as it is now. Slice, gate and breakpoint are filled as
 // `question raise` fills them.
 func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
-	slice, err := cleanText("--slice", r.Slice)
-	if err != nil {
+	g := RaiseRequest{Slice: r.Slice, Gate: r.Gate, Tags: r.Tags, Breakpoint: r.Breakpoint}
+	tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
+	if err := g.gatekeeping(tasks); err != nil {
 		return nil, err
 	}
-	gate := strings.ToLower(strings.TrimSpace(r.Gate))
-	if slice != "" {
-		tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
-		if s, ok := findSlice(tasks, slice); ok {
-			if isSliceRef(slice) {
-				slice = s.Label()
-			}
-			if gate == "" {
-				gate = strings.ToLower(s.Gate)
-			}
-		}
-	}
-	if gate == "" {
-		return nil, mdstore.WithHint(fmt.Errorf("no gate: %w", ErrBadArgs), "pass --gate advisory|validating|blocking|escalating")
-	}
-	if !validGate(gate) {
-		return nil, mdstore.WithHint(fmt.Errorf("unknown gate %q: %w", gate, ErrBadArgs), "use one of advisory, validating, blocking, escalating")
-	}
-	for _, t := range r.Tags {
-		if blank(t) || strings.ContainsAny(t, ",\n") {
-			return nil, fmt.Errorf("tag %q: %w", t, ErrBadArgs)
-		}
-	}
-	bp, err := cleanText("--breakpoint", r.Breakpoint)
-	if err != nil {
-		return nil, err
-	}
-	if bp == "" {
-		bp = deriveBreakpoint(slice, gate)
-	}
+	slice, gate, bp := g.Slice, g.Gate, g.Breakpoint
 	f, err := e.read()
 	if err != nil {
 		return nil, err

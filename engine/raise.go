@@ -44,6 +44,64 @@ const escapeHatch = "Something else — I'll describe it"
 
 // prepare validates the request and fills what tasks.md and the defaults give.
 func (r *RaiseRequest) prepare(tasks []byte) error {
+	texts := []struct {
+		name string
+		v    *string
+	}{{"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--route", &r.Route},
+		{"--blocking-slices", &r.BlockingSlices}, {"--answered", &r.Answered}}
+	for _, t := range texts {
+		v, err := cleanText(t.name, *t.v)
+		if err != nil {
+			return err
+		}
+		*t.v = v
+	}
+	if err := r.gatekeeping(tasks); err != nil {
+		return err
+	}
+	if blank(r.Question) {
+		return mdstore.WithHint(fmt.Errorf("no question text: %w", ErrBadArgs),
+			"pass --question, or --slice naming a tasks.md slice with a Checkpoint")
+	}
+	if r.Gate == "escalating" && blank(r.Route) {
+		return mdstore.WithHint(fmt.Errorf("an escalating gate needs --route: %w", ErrBadArgs), "name who it escalates to, e.g. --route security-oncall")
+	}
+	if r.SLA == "" {
+		r.SLA = defaultSLA[r.Gate]
+	}
+	if !validSLA(r.SLA) {
+		return mdstore.WithHint(fmt.Errorf("SLA %q: %w", r.SLA, ErrBadArgs), "use none or a number with s, m, h or d: 15m, 4h, 24h")
+	}
+	if err := r.prepareOptions(); err != nil {
+		return err
+	}
+	if r.Proposed == "" {
+		r.Proposed = optionTitle(r.Options[0])
+	}
+	if r.Choice != 0 && (r.Choice < 1 || r.Choice > len(r.Options)) {
+		return fmt.Errorf("--choice %d: there are %d options: %w", r.Choice, len(r.Options), ErrBadArgs)
+	}
+	if r.Answered != "" && blank(r.Answered) {
+		return fmt.Errorf("--answered is blank: %w", ErrBadArgs)
+	}
+	return nil
+}
+
+// gatekeeping fills and checks what the AFK policy looks at: the slice
+// (and, from its tasks.md entry, gate, SLA and question when they are not
+// given), the gate, the tags and the breakpoint. question raise and afk
+// explain both use it.
+func (r *RaiseRequest) gatekeeping(tasks []byte) error {
+	for _, t := range []struct {
+		name string
+		v    *string
+	}{{"--slice", &r.Slice}, {"--breakpoint", &r.Breakpoint}} {
+		v, err := cleanText(t.name, *t.v)
+		if err != nil {
+			return err
+		}
+		*t.v = v
+	}
 	if r.Slice != "" {
 		if s, ok := findSlice(tasks, r.Slice); ok {
 			if isSliceRef(r.Slice) {
@@ -60,22 +118,6 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 			}
 		}
 	}
-	texts := []struct {
-		name string
-		v    *string
-	}{{"--slice", &r.Slice}, {"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--route", &r.Route},
-		{"--breakpoint", &r.Breakpoint}, {"--blocking-slices", &r.BlockingSlices}, {"--answered", &r.Answered}}
-	for _, t := range texts {
-		v, err := cleanText(t.name, *t.v)
-		if err != nil {
-			return err
-		}
-		*t.v = v
-	}
-	if blank(r.Question) {
-		return mdstore.WithHint(fmt.Errorf("no question text: %w", ErrBadArgs),
-			"pass --question, or --slice naming a tasks.md slice with a Checkpoint")
-	}
 	r.Gate = strings.ToLower(strings.TrimSpace(r.Gate))
 	if r.Gate == "" {
 		return mdstore.WithHint(fmt.Errorf("no gate: %w", ErrBadArgs), "pass --gate advisory|validating|blocking|escalating")
@@ -83,34 +125,13 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 	if !validGate(r.Gate) {
 		return mdstore.WithHint(fmt.Errorf("unknown gate %q: %w", r.Gate, ErrBadArgs), "use one of advisory, validating, blocking, escalating")
 	}
-	if r.Gate == "escalating" && blank(r.Route) {
-		return mdstore.WithHint(fmt.Errorf("an escalating gate needs --route: %w", ErrBadArgs), "name who it escalates to, e.g. --route security-oncall")
-	}
-	if r.SLA == "" {
-		r.SLA = defaultSLA[r.Gate]
-	}
-	if !validSLA(r.SLA) {
-		return mdstore.WithHint(fmt.Errorf("SLA %q: %w", r.SLA, ErrBadArgs), "use none or a number with s, m, h or d: 15m, 4h, 24h")
-	}
-	if err := r.prepareOptions(); err != nil {
-		return err
-	}
 	for _, t := range r.Tags {
 		if blank(t) || strings.ContainsAny(t, ",\n") {
 			return fmt.Errorf("tag %q: %w", t, ErrBadArgs)
 		}
 	}
-	if r.Proposed == "" {
-		r.Proposed = optionTitle(r.Options[0])
-	}
 	if r.Breakpoint == "" {
 		r.Breakpoint = deriveBreakpoint(r.Slice, r.Gate)
-	}
-	if r.Choice != 0 && (r.Choice < 1 || r.Choice > len(r.Options)) {
-		return fmt.Errorf("--choice %d: there are %d options: %w", r.Choice, len(r.Options), ErrBadArgs)
-	}
-	if r.Answered != "" && blank(r.Answered) {
-		return fmt.Errorf("--answered is blank: %w", ErrBadArgs)
 	}
 	return nil
 }
