@@ -86,11 +86,12 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 			case !q.reminderDue(now):
 				res.Waiting = append(res.Waiting, q)
 			default:
-				if err := f.questions.Set(q.QID, mdstore.KV{Key: "reminded_at", Value: e.timestamp()}); err != nil {
+				q.RemindedAt = e.timestamp()
+				if err := f.questions.Set(q.QID, mdstore.KV{Key: "reminded_at", Value: q.RemindedAt}); err != nil {
 					return err
 				}
 				f.state.AppendLog(e.logLine(f.state, "reminded "+q.QID+" (SLA "+q.SLA+")"))
-				res.Reminded = append(res.Reminded, fromBlock(f.questions.Find(q.QID), now))
+				res.Reminded = append(res.Reminded, q)
 			}
 		}
 		return nil
