@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -30,9 +29,9 @@ const testNow = "2026-11-29T14:02:11Z"
 // buildEngine builds the binary once for the calling test.
 func buildEngine(t *testing.T) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
+	goBin, err := exec.LookPath("go") // go test puts GOROOT/bin first on PATH
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("go not found: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "devrites-engine")
 	cmd := exec.Command(goBin, "build", "-o", bin, ".")
