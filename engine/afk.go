@@ -89,6 +89,7 @@ type NotifyTestResult struct {
 	Duration string         `json:"duration"`
 	Error    string         `json:"error,omitempty"`
 	Log      string         `json:"log"`
+	LogError string         `json:"log_error,omitempty"` // the outcome was not logged, and why
 	Outcome  notify.Outcome `json:"outcome"`
 }
 
@@ -141,6 +142,9 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	res.Outcome, res.OK, res.Duration = o, o.OK(), o.Duration.Round(1e6).String()
 	if o.Err != nil {
 		res.Error = o.Err.Error()
+	}
+	if o.LogErr != nil {
+		res.LogError = o.LogErr.Error()
 	}
 	return res, nil
 }

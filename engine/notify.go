@@ -25,15 +25,24 @@ func (e *Engine) hook() notify.Hook {
 }
 
 // fire runs the notify hook for an event when notify_on lists it. Callers
-// fire after the transaction, so the lock is released. It returns the one
-// warning to print when the hook fails; the hook never fails the command.
+// fire after the transaction, so the lock is released. It returns the
+// warnings to print: one when the hook fails, one when its outcome could not
+// be logged (notify.log is not a regular file); neither fails the command.
 func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 	if !e.AFK.NotifyOnEvent(event) {
 		return nil
 	}
 	o := notify.Fire(ctx, e.hook(), e.event(event, q))
-	if o.OK() {
-		return nil
+	var warnings []string
+	if !o.OK() {
+		see := "; see " + e.WS.Path(mdstore.NotifyLog)
+		if o.LogErr != nil {
+			see = ""
+		}
+		warnings = append(warnings, o.Err.Error()+" on "+event+" "+q.QID+"; the workspace is saved"+see)
 	}
-	return []string{o.Err.Error() + " on " + event + " " + q.QID + "; the workspace is saved; see " + e.WS.Path(mdstore.NotifyLog)}
+	if o.LogErr != nil {
+		warnings = append(warnings, o.LogErr.Error())
+	}
+	return warnings
 }

@@ -15,6 +15,10 @@
 //   - Its stdout and stderr never reach the engine's stdout. They are kept,
 //     cut to MaxOutput bytes, in notify.log with the time, event, qid, exit
 //     status and duration of the run.
+//   - notify.log is opened without following a symbolic link and without
+//     waiting (O_NOFOLLOW, O_NONBLOCK), and written only when what was opened
+//     is a regular file: a link to a file elsewhere, a named pipe or a device
+//     there is left alone, and Outcome.LogErr says so.
 //   - Fire never returns an error that should fail the caller: the hook is
 //     best effort, and the outcome says what happened for a warning.
 //

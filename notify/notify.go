@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -78,6 +79,10 @@ type Outcome struct {
 	TimedOut bool          `json:"timed_out"`
 	Err      error         `json:"-"` // could not start, or exited non-zero
 	Output   string        `json:"output"`
+	// LogErr says why the outcome was not appended to notify.log: the path
+	// is not a regular file (a link, a named pipe, a directory), or the
+	// write failed. It is a warning, like Err.
+	LogErr error `json:"-"`
 }
 
 // OK reports whether the hook ran and exited 0.
@@ -113,7 +118,7 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	if err := cmd.Start(); err != nil {
 		o.Err = fmt.Errorf("notify hook did not start: %w", err)
 		o.Duration = time.Since(start)
-		h.log(ev, o)
+		o.LogErr = h.log(ev, o)
 		return o
 	}
 	done := make(chan error, 1)
@@ -156,16 +161,17 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	default:
 		o.Exit = cmd.ProcessState.ExitCode()
 	}
-	h.log(ev, o)
+	o.LogErr = h.log(ev, o)
 	return o
 }
 
-// log appends one entry to notify.log; failing to log is not an error.
-func (h Hook) log(ev Event, o Outcome) {
+// log appends one entry to notify.log and returns why it could not; the
+// caller turns that into a warning, never an error.
+func (h Hook) log(ev Event, o Outcome) error {
 	if h.Log == "" {
-		return
+		return nil
 	}
-	if fi, err := os.Stat(h.Log); err == nil && fi.Size() > MaxLog {
+	if fi, err := os.Lstat(h.Log); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxLog {
 		_ = os.Rename(h.Log, h.Log+".1")
 	}
 	now := time.Now
@@ -189,12 +195,90 @@ func (h Hook) log(ev Event, o Outcome) {
 			b.WriteString("  | " + l + "\n")
 		}
 	}
-	f, err := os.OpenFile(h.Log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := openLog(h.Log)
 	if err != nil {
-		return
+		return err
 	}
-	defer f.Close()
-	_, _ = f.WriteString(b.String())
+	_, werr := f.WriteString(b.String())
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("%s: %w: the notify hook's outcome was not logged", h.Log, werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("%s: %w: the notify hook's outcome may not be logged", h.Log, cerr)
+	}
+	return nil
+}
+
+// openLog opens path for appending, creating it as a regular file. It does
+// not follow a symbolic link (which could point outside the workspace) and
+// does not wait: opening a named pipe for writing would block until a reader
+// came. Whatever is opened must be a regular file, else it is closed
+// unwritten. The descriptor is made blocking again before it is used.
+func openLog(path string) (*os.File, error) {
+	notRegular := func(what string) error {
+		return fmt.Errorf("%s: not a regular file (%s): the notify hook's outcome was not logged", path, what)
+	}
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|
+		syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		// ELOOP is a link, ENXIO a named pipe with no reader, EISDIR a
+		// directory; Lstat says which it is.
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return nil, notRegular(fileType(fi.Mode()))
+		}
+		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		_ = syscall.Close(fd)
+		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		_ = syscall.Close(fd)
+		return nil, notRegular(fileType(rawType(uint32(st.Mode))))
+	}
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		_ = syscall.Close(fd)
+		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// rawType is the type bits of a stat(2) mode as an fs.FileMode.
+func rawType(mode uint32) fs.FileMode {
+	switch mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
+
+// fileType names the kind of a file that is not regular.
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "an irregular file"
 }
 
 // bounded keeps the first MaxOutput bytes written to it and counts the rest.

@@ -308,3 +308,77 @@ func TestFireRotatesLog(t *testing.T) {
 		t.Errorf("got %q, want a fresh log with one entry", log)
 	}
 }
+
+// notify.log is never written through a link, never waited on, and never
+// written when it is not a regular file: the hook still runs, and the outcome
+// says why nothing was logged. A named pipe with no reader used to block the
+// open forever; the timeout turns such a hang into a failure.
+func TestFireLogNotRegular(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(t *testing.T, log, outside string)
+		want string
+	}{
+		{"link to a file", func(t *testing.T, log, outside string) {
+			if err := os.WriteFile(outside, []byte("kept\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, log); err != nil {
+				t.Fatal(err)
+			}
+		}, "a symbolic link"},
+		{"dangling link", func(t *testing.T, log, outside string) {
+			if err := os.Symlink(outside, log); err != nil {
+				t.Fatal(err)
+			}
+		}, "a symbolic link"},
+		{"named pipe", func(t *testing.T, log, outside string) {
+			if err := syscall.Mkfifo(log, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "a named pipe"},
+		{"directory", func(t *testing.T, log, outside string) {
+			if err := os.Mkdir(log, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, dir := hookIn(t, `echo paged; touch ran`, time.Minute)
+			outside := filepath.Join(t.TempDir(), "outside.log")
+			tt.make(t, h.Log, outside)
+			before, _ := os.ReadFile(outside)
+			done := make(chan Outcome, 1)
+			go func() { done <- Fire(context.Background(), h, sampleEvent()) }()
+			var o Outcome
+			select {
+			case o = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Fire did not return within 10s: it waits on notify.log")
+			}
+			if !o.OK() {
+				t.Errorf("got hook error %v, want the hook to run", o.Err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {
+				t.Errorf("got %v, want the hook to have run", err)
+			}
+			want := h.Log + ": not a regular file (" + tt.want + "): the notify hook's outcome was not logged"
+			if o.LogErr == nil || o.LogErr.Error() != want {
+				t.Errorf("got log error %v, want %q", o.LogErr, want)
+			}
+			after, _ := os.ReadFile(outside)
+			if string(after) != string(before) {
+				t.Errorf("got %q in the file the link points to, want %q", after, before)
+			}
+		})
+	}
+}
+
+// A regular notify.log is logged to with no error.
+func TestFireLogRegularNoError(t *testing.T) {
+	h, _ := hookIn(t, `true`, time.Minute)
+	if o := Fire(context.Background(), h, sampleEvent()); o.LogErr != nil {
+		t.Errorf("got log error %v, want none", o.LogErr)
+	}
+}

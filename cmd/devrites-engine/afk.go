@@ -140,11 +140,19 @@ func cmdNotifyTest(c *cli.Context) error {
 	} else {
 		fmt.Fprintf(&b, "failed: %s after %s\n", r.Error, r.Duration)
 	}
-	fmt.Fprintf(&b, "log: %s\n", r.Log)
+	if r.LogError == "" {
+		fmt.Fprintf(&b, "log: %s\n", r.Log)
+	}
 	e.print(r, b.String())
-	if !r.OK {
-		// A failing hook is a warning, never an error, here as everywhere.
+	// A failing hook is a warning, never an error, here as everywhere; so is
+	// a notify.log that cannot be written.
+	if !r.OK && r.LogError == "" {
 		e.warn([]string{r.Error + "; see " + r.Log})
+	} else if !r.OK {
+		e.warn([]string{r.Error})
+	}
+	if r.LogError != "" {
+		e.warn([]string{r.LogError})
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +36,7 @@ func TestMain(m *testing.M) {
 //	snapshot DIR                      remember every file under DIR
 //	unchanged DIR                     assert DIR holds exactly the remembered bytes
 //	waitfile PATH                     wait (up to 10s) until PATH exists
+//	mkfifo PATH                       create a named pipe
 //
 // and the program "holdlock LOCKFILE READYFILE" (run it in the background),
 // which holds the workspace lock like another engine process would.
@@ -53,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"snapshot":  cmdSnapshot,
 			"unchanged": cmdUnchanged,
 			"waitfile":  cmdWaitFile,
+			"mkfifo":    cmdMkfifo,
 		},
 	})
 }
@@ -157,4 +160,11 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("waitfile: %s did not appear", args[0])
+}
+
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo PATH")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
 }
