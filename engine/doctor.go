@@ -31,9 +31,10 @@ import (
 //
 // Everything else is reported with how to mend it, never changed: doctor
 // does not guess at text a person wrote. The checks run under the lock so
-// that state.md and questions.md come from the same transaction; when the
-// lock cannot be had within the timeout, that is itself a finding and the
-// files are checked without it (and nothing is repaired).
+// that state.md and questions.md come from the same transaction. When the
+// lock cannot be had within the timeout, that is itself a finding, the files
+// are checked without it, nothing is repaired, and Doctor returns that report
+// together with the lock's error (which wraps mdstore.ErrBusy).
 func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*DoctorReport, error) {
 	e := &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: "doctor", AFK: LoadAFK(ws.Devrites)}
 	d := &doctor{e: e}
@@ -64,7 +65,9 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		w.stage(tx)
 		return nil
 	})
+	var busy error
 	if errors.Is(err, mdstore.ErrBusy) {
+		busy = err
 		d.findings, d.repairs = append([]Finding(nil), global...), nil
 		holder := "another process"
 		if pid := mdstore.LockHolder(ws); pid > 0 {
@@ -91,7 +94,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		return nil, err
 	}
 	d.checkAFK()
-	return d.report(), nil
+	return d.report(), busy
 }
 
 // Finding severities: an error makes doctor exit 6, a warning does not.

@@ -38,10 +38,15 @@ func cmdDoctor(c *cli.Context) error {
 		return err
 	}
 	rep, err := engine.Doctor(e.ctx, ws, e.now, c.Duration("lock-timeout"), c.Bool("fix"))
-	if err != nil {
+	if rep == nil {
 		return err
 	}
 	e.print(rep, doctorText(rep))
+	if err != nil {
+		// The lock was busy: the report is of the files read without it, and
+		// the decisive line is the busy lock (exit 8), as for every command.
+		return err
+	}
 	if rep.OK {
 		return nil
 	}
