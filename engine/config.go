@@ -27,9 +27,16 @@ type AFK struct {
 	AutoApproveAfter int           `json:"auto_approve_after,omitempty"`
 	MaxSlices        int           `json:"max_slices,omitempty"`
 	// Broken is set when the body does not parse: nothing is auto-picked.
-	Broken   bool     `json:"broken,omitempty"`
+	Broken bool `json:"broken,omitempty"`
+	// Warnings name the file and line of each problem: first those that are
+	// ignored, then, when Broken, every one that makes the body fail.
 	Warnings []string `json:"warnings,omitempty"`
+	failed   int      // how many of the last Warnings make the body fail
 }
+
+// Failed reports whether the i-th warning is one that makes the body fail
+// (a doctor error) rather than one that is ignored.
+func (a AFK) Failed(i int) bool { return i >= len(a.Warnings)-a.failed && i < len(a.Warnings) }
 
 // NotifyEvents are the events notify_on may list.
 var NotifyEvents = []string{"raised", "resolved", "dropped", "rejected", "reminder"}
@@ -42,8 +49,10 @@ const DefaultNotifyTimeout = 10 * time.Second
 // LoadAFK reads .devrites/AFK. Its absence is AFK off. A body that does not
 // parse fails closed: AFK stays on (so nothing is mistaken for a person being
 // present) but Broken is set, no gate is allowed and auto_approve_after is
-// off, so every question pauses. Unknown keys and unknown notify_on events
-// are warned about and ignored. Every message names the file and line.
+// off, so every question pauses. Every bad key or value is reported, not only
+// the first; a YAML syntax error stops the parser, so only it is reported.
+// Unknown keys and unknown notify_on events are warned about and ignored: an
+// unknown event is not in NotifyOn. Every message names the file and line.
 func LoadAFK(devrites string) AFK {
 	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
 	if devrites == "" {
@@ -55,19 +64,29 @@ func LoadAFK(devrites string) AFK {
 		return a
 	}
 	a.On, a.Path = true, path
-	fail := func(msg string) AFK {
-		a.Broken = true
-		a.AllowGates = []string{}
-		a.AutoApproveAfter = 0
-		a.Warnings = append(a.Warnings, msg+"; nothing is auto-picked until it is fixed")
+	var failures []string
+	fail := func(msg string) {
+		failures = append(failures, msg+"; nothing is auto-picked until it is fixed")
+	}
+	// done applies the failures, when there are any: fail closed.
+	done := func() AFK {
+		if len(failures) > 0 {
+			a.Broken = true
+			a.AllowGates = []string{}
+			a.AutoApproveAfter = 0
+			a.Warnings = append(a.Warnings, failures...)
+			a.failed = len(failures)
+		}
 		return a
 	}
 	if err != nil {
-		return fail(fmt.Sprintf("%s: %v", path, err))
+		fail(fmt.Sprintf("%s: %v", path, err))
+		return done()
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return fail(path + ":" + yamlMessage(err))
+		fail(path + ":" + yamlMessage(err))
+		return done()
 	}
 	if len(root.Content) == 0 {
 		return a // an empty body, or only comments, is fine
@@ -77,31 +96,33 @@ func LoadAFK(devrites string) AFK {
 		return a
 	}
 	if doc.Kind != yaml.MappingNode {
-		return fail(fmt.Sprintf("%s:%d: want key: value lines", path, doc.Line))
+		fail(fmt.Sprintf("%s:%d: want key: value lines", path, doc.Line))
+		return done()
 	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
 		at := fmt.Sprintf("%s:%d", path, k.Line)
 		if prev, dup := seen[k.Value]; dup {
-			return fail(fmt.Sprintf("%s: %s is also set on line %d", at, k.Value, prev))
+			fail(fmt.Sprintf("%s: %s is also set on line %d", at, k.Value, prev))
+			continue
 		}
 		seen[k.Value] = k.Line
 		var msg string
 		switch k.Value {
 		case "allow_gates":
-			var gates []string
+			var gates []word
 			if gates, msg = stringList(v); msg == "" {
+				a.AllowGates = []string{}
 				for _, g := range gates {
-					if !validGate(g) {
-						msg = fmt.Sprintf("allow_gates: unknown gate %q (use advisory, validating, blocking)", g)
-						break
+					switch {
+					case !validGate(g.text):
+						fail(fmt.Sprintf("%s:%d: allow_gates: unknown gate %q (use advisory, validating, blocking)", path, g.line, g.text))
+					case g.text == "escalating":
+						a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: allow_gates: escalating has no effect, escalating gates always pause", path, g.line))
 					}
-					if g == "escalating" {
-						a.Warnings = append(a.Warnings, at+": allow_gates: escalating has no effect, escalating gates always pause")
-					}
+					a.AllowGates = append(a.AllowGates, g.text)
 				}
-				a.AllowGates = gates
 			}
 		case "notify":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!null" {
@@ -117,17 +138,22 @@ func LoadAFK(devrites string) AFK {
 				a.NotifyTimeout = d
 			}
 		case "notify_on":
-			var events []string
+			var events []word
 			if events, msg = stringList(v); msg == "" {
+				a.NotifyOn = []string{}
 				for _, ev := range events {
-					if !slices.Contains(NotifyEvents, ev) {
-						a.Warnings = append(a.Warnings, fmt.Sprintf("%s: notify_on: unknown event %q (ignored; events are %s)", at, ev, strings.Join(NotifyEvents, ", ")))
+					if !slices.Contains(NotifyEvents, ev.text) {
+						a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: notify_on: unknown event %q (ignored; events are %s)",
+							path, ev.line, ev.text, strings.Join(NotifyEvents, ", ")))
+						continue
 					}
+					a.NotifyOn = append(a.NotifyOn, ev.text)
 				}
-				a.NotifyOn = events
 			}
 		case "never_auto":
-			a.NeverAuto, msg = stringList(v)
+			var tags []word
+			tags, msg = stringList(v)
+			a.NeverAuto = texts(tags)
 		case "auto_approve_after":
 			a.AutoApproveAfter, msg = count(v, k.Value)
 		case "max_slices":
@@ -136,19 +162,36 @@ func LoadAFK(devrites string) AFK {
 			a.Warnings = append(a.Warnings, fmt.Sprintf("%s: unknown key %q (ignored)", at, k.Value))
 		}
 		if msg != "" {
-			return fail(at + ": " + msg)
+			fail(at + ": " + msg)
 		}
 	}
-	return a
+	return done()
+}
+
+// word is an item of a YAML list and the line it is on.
+type word struct {
+	text string
+	line int
+}
+
+func texts(ws []word) []string {
+	if ws == nil {
+		return nil
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.text
+	}
+	return out
 }
 
 // stringList reads a YAML list of strings; a single scalar is a list of one.
-func stringList(n *yaml.Node) ([]string, string) {
+func stringList(n *yaml.Node) ([]word, string) {
 	var nodes []*yaml.Node
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
-			return []string{}, ""
+			return []word{}, ""
 		}
 		nodes = []*yaml.Node{n}
 	case yaml.SequenceNode:
@@ -156,12 +199,12 @@ func stringList(n *yaml.Node) ([]string, string) {
 	default:
 		return nil, "want a list such as [a, b]"
 	}
-	out := []string{}
+	out := []word{}
 	for _, x := range nodes {
 		if x.Kind != yaml.ScalarNode || strings.TrimSpace(x.Value) == "" {
 			return nil, "want a list of words such as [a, b]"
 		}
-		out = append(out, strings.TrimSpace(x.Value))
+		out = append(out, word{strings.TrimSpace(x.Value), x.Line})
 	}
 	return out, ""
 }

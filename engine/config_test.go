@@ -165,3 +165,78 @@ func TestNotifyOnEvent(t *testing.T) {
 		t.Errorf("got true without a notify command, want false")
 	}
 }
+
+// Every line that makes the body fail is reported, each naming its line,
+// after the warnings about what is ignored; the body still fails closed.
+func TestLoadAFKReportsEveryBadLine(t *testing.T) {
+	tests := []struct {
+		name, body string
+		warnings   []string // contained in the warnings, in order
+		failed     []bool   // Failed(i) for each
+	}{
+		{"several keys", "allow_gates: [advisory, blockin]\nnotify: ./page.sh\nnotify_timeout: ten\npager: on\n" +
+			"auto_approve_after: -1\nallow_gates: [advisory]\nnever_auto:\n  - billing\n  - {a: b}\n",
+			[]string{`AFK:4: unknown key "pager" (ignored)`, `AFK:1: allow_gates: unknown gate "blockin"`,
+				`AFK:3: notify_timeout: "ten" is not a duration`, `AFK:5: auto_approve_after: "-1" is not a whole number`,
+				"AFK:6: allow_gates is also set on line 1", "AFK:7: want a list of words"},
+			[]bool{false, true, true, true, true, true}},
+		{"gates on their own lines", "allow_gates:\n  - advisroy\n  - blocking\n  - validatng\n",
+			[]string{`AFK:2: allow_gates: unknown gate "advisroy"`, `AFK:4: allow_gates: unknown gate "validatng"`},
+			[]bool{true, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := LoadAFK(writeAFK(t, tt.body))
+			if !a.On || !a.Broken || len(a.AllowGates) != 0 || a.AutoApproveAfter != 0 {
+				t.Fatalf("got on=%v broken=%v allow_gates %q auto_approve_after %d, want on, broken, nothing allowed",
+					a.On, a.Broken, a.AllowGates, a.AutoApproveAfter)
+			}
+			if len(a.Warnings) != len(tt.warnings) {
+				t.Fatalf("got warnings %q, want %d", a.Warnings, len(tt.warnings))
+			}
+			for i, w := range tt.warnings {
+				if !strings.Contains(a.Warnings[i], w) {
+					t.Errorf("got warning %d %q, want it to contain %q", i, a.Warnings[i], w)
+				}
+				if got := a.Failed(i); got != tt.failed[i] {
+					t.Errorf("got Failed(%d) %v for %q, want %v", i, got, a.Warnings[i], tt.failed[i])
+				}
+				if tt.failed[i] && !strings.HasSuffix(a.Warnings[i], "nothing is auto-picked until it is fixed") {
+					t.Errorf("got %q, want it to say nothing is auto-picked", a.Warnings[i])
+				}
+			}
+			for _, gate := range Gates {
+				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
+					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
+				}
+			}
+		})
+	}
+}
+
+// An unknown notify_on event is warned about and is not active: it is not in
+// NotifyOn, whatever else the list holds.
+func TestLoadAFKUnknownEventIsNotActive(t *testing.T) {
+	tests := []struct {
+		body string
+		want []string
+	}{
+		{"notify: x\nnotify_on: [raised, paused]\n", []string{"raised"}},
+		{"notify: x\nnotify_on: [paused]\n", []string{}},
+		{"notify: x\nnotify_on:\n  - resolved\n  - answered\n  - reminder\n", []string{"resolved", "reminder"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.body, "\n", " "), func(t *testing.T) {
+			a := LoadAFK(writeAFK(t, tt.body))
+			if !reflect.DeepEqual(a.NotifyOn, tt.want) {
+				t.Errorf("got notify_on %q, want %q", a.NotifyOn, tt.want)
+			}
+			if a.NotifyOnEvent("paused") || a.NotifyOnEvent("answered") {
+				t.Errorf("got an unknown event enabled, want it ignored")
+			}
+			if a.Broken || len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "unknown event") {
+				t.Errorf("got broken=%v warnings %q, want one warning about the unknown event", a.Broken, a.Warnings)
+			}
+		})
+	}
+}

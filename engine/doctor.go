@@ -670,8 +670,9 @@ func splitWarning(w, path string) (int, string) {
 	return 0, strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 }
 
-// checkAFK reports an AFK file that does not parse (AFK then fails closed),
-// its other warnings, and a notify command whose program is not found.
+// checkAFK reports each line that makes an AFK file fail (AFK then fails
+// closed) as an error, its other warnings, and a notify command whose program
+// is not found.
 func (d *doctor) checkAFK() {
 	a := d.e.AFK
 	if !a.On {
@@ -681,8 +682,7 @@ func (d *doctor) checkAFK() {
 	for i, w := range a.Warnings {
 		f := Finding{Severity: SevWarning, Kind: "afk", File: file, Mend: "fix or remove the key"}
 		f.Line, f.Problem = splitWarning(w, a.Path)
-		// LoadAFK records why the body failed as its last warning.
-		if a.Broken && i == len(a.Warnings)-1 {
+		if a.Failed(i) {
 			f.Severity, f.Mend = SevError, "fix the YAML (see the AFK section of the README); until then every question pauses"
 		}
 		d.add(f)
