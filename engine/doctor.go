@@ -641,6 +641,40 @@ func (d *doctor) checkTemps(locked bool) {
 		}
 		d.add(f)
 	}
+	d.checkInitTemps(locked)
+}
+
+// checkInitTemps reports the directories that an init of this slug was
+// building when it was killed. An init that is still running has its own
+// (the workspace does not exist for it yet) and loses the rename to this
+// workspace, so removing one is safe.
+func (d *doctor) checkInitTemps(locked bool) {
+	dirs, err := initTemps(d.e.WS)
+	if err != nil {
+		return // the directory above the workspace is not doctor's to judge
+	}
+	for _, dir := range dirs {
+		f := Finding{Severity: SevWarning, Kind: "init-temp", File: d.beside(dir),
+			Problem: "directory left by an init that did not finish", Mend: "run: devrites-engine doctor --fix (removes it)", Fixable: true}
+		if !locked {
+			f.Mend, f.Fixable = "run doctor --fix when the lock is free, or remove it: rm -r "+dir, false
+		}
+		d.add(f)
+	}
+}
+
+// beside names a path next to the feature directory as the project sees it
+// (.devrites/work/…), else relative to the feature directory.
+func (d *doctor) beside(p string) string {
+	ws := d.e.WS
+	base := ws.Dir
+	if ws.Devrites != "" {
+		base = ws.Project
+	}
+	if rel, err := filepath.Rel(base, p); err == nil {
+		return rel
+	}
+	return p
 }
 
 func (d *doctor) temps() ([]string, error) {
@@ -794,6 +828,16 @@ func (d *doctor) removeTemps() error {
 			return err
 		}
 		d.repairs = append(d.repairs, Repair{Kind: "temp-file", File: n, Did: "removed"})
+	}
+	dirs, err := initTemps(d.e.WS)
+	if err != nil {
+		return nil
+	}
+	for _, dir := range dirs {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		d.repairs = append(d.repairs, Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
 	}
 	return nil
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,10 +16,23 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// Init creates .devrites/work/<slug>/ with state.md (table form, schema 3,
-// status running), questions.md and decisions.md, and makes the slug active.
-// It refuses to touch a workspace that exists. An empty slug takes the one in
-// .devrites/ACTIVE, else the project directory's name.
+// writeFile writes one file of a new workspace, and .devrites/ACTIVE; tests
+// replace it to make a write fail.
+var writeFile = mdstore.WriteAtomic
+
+// Init creates .devrites/work/<slug>/ with state.md (table form, the current
+// schema, status running), questions.md and decisions.md, and makes the slug
+// active. It refuses to touch a workspace that exists. An empty slug takes
+// the one in .devrites/ACTIVE, else the project directory's name.
+//
+// It is all or nothing: the workspace is built in a temporary directory
+// beside its final place (.devrites/work/.init-<slug>-<n>) and renamed into
+// place, then ACTIVE is replaced atomically. When any step fails, the
+// temporary directory, the workspace and the directories init created above
+// it are removed, and ACTIVE keeps what it held, so a retry starts afresh.
+// Of two inits of the same slug at once, one wins and the other gets
+// ErrExists: each renames a directory that is not empty, and rename(2) does
+// not replace a directory that is not empty.
 func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, error) {
 	var ws *mdstore.Workspace
 	if loc.Workspace != "" {
@@ -44,15 +60,25 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 			return nil, mdstore.WithHint(fmt.Errorf("%s: %w", legacy, ErrExists), "the workspace exists under the older features/ name; use it as it is")
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(ws.Dir), 0o755); err != nil {
+	exists := func() error {
+		return mdstore.WithHint(fmt.Errorf("%s: %w", ws.Dir, ErrExists), "init never overwrites; pick another slug, or use the workspace as it is")
+	}
+	// An empty directory is refused too: rename would replace it.
+	if _, err := os.Lstat(ws.Dir); err == nil {
+		return nil, exists()
+	}
+	tmp, made, err := initTemp(ws.Dir)
+	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(ws.Dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, mdstore.WithHint(fmt.Errorf("%s: %w", ws.Dir, ErrExists), "init never overwrites; pick another slug, or use the workspace as it is")
+	placed := false
+	defer func() {
+		if placed {
+			return
 		}
-		return nil, err
-	}
+		_ = os.RemoveAll(tmp)
+		removeEmpty(made)
+	}()
 	ts := qid.Timestamp(now)
 	state := strings.Join([]string{
 		"# State",
@@ -77,16 +103,131 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 		{mdstore.LockFile, ""},
 	}
 	for _, f := range files {
-		if err := mdstore.WriteAtomic(ws.Path(f.name), []byte(f.body)); err != nil {
+		if err := writeFile(filepath.Join(tmp, f.name), []byte(f.body)); err != nil {
 			return nil, err
 		}
 	}
-	if ws.Devrites != "" {
-		if err := mdstore.WriteAtomic(filepath.Join(ws.Devrites, "ACTIVE"), []byte(ws.Slug+"\n")); err != nil {
-			return nil, err
+	if err := os.Rename(tmp, ws.Dir); err != nil {
+		if _, lerr := os.Lstat(ws.Dir); lerr == nil {
+			return nil, exists()
 		}
+		return nil, err
 	}
+	// From here a failure takes the workspace back out of place: renamed to
+	// the temporary name, which is free again, and removed with it.
+	err = syncDirs(append([]string{filepath.Dir(ws.Dir)}, parents(made)...))
+	if err == nil && ws.Devrites != "" {
+		err = writeFile(filepath.Join(ws.Devrites, "ACTIVE"), []byte(ws.Slug+"\n"))
+	}
+	if err != nil {
+		if rerr := os.Rename(ws.Dir, tmp); rerr != nil {
+			placed = true // not ours to remove any more
+		}
+		return nil, err
+	}
+	placed = true
 	return ws, nil
+}
+
+// initTempPrefix starts the name of the directory a workspace is built in.
+func initTempPrefix(slug string) string { return ".init-" + slug + "-" }
+
+// initTemp creates the directory in which the workspace dir is built, beside
+// it so that the rename into place stays on one file system, and creates the
+// missing directories above it. It returns those it created, so that a
+// failed init can remove them. A name already taken, or a parent that a
+// failed init removed in the meantime, is tried again.
+func initTemp(dir string) (string, []string, error) {
+	parent := filepath.Dir(dir)
+	var made []string
+	for attempt := 0; ; attempt++ {
+		for _, m := range missingDirs(parent) {
+			if !slices.Contains(made, m) {
+				made = append(made, m)
+			}
+		}
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			removeEmpty(made)
+			return "", nil, err
+		}
+		tmp := filepath.Join(parent, initTempPrefix(filepath.Base(dir))+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(tmp, 0o755)
+		if err == nil {
+			return tmp, made, nil
+		}
+		if attempt >= 20 || !errors.Is(err, fs.ErrExist) && !errors.Is(err, fs.ErrNotExist) {
+			removeEmpty(made)
+			return "", nil, err
+		}
+	}
+}
+
+// missingDirs returns dir and those above it that do not exist, the top first.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) || d == filepath.Dir(d) {
+			break
+		}
+		out = append([]string{d}, out...)
+	}
+	return out
+}
+
+// removeEmpty removes the directories init created, the deepest first, as
+// long as they are empty: another init may have put its own in them.
+func removeEmpty(made []string) {
+	dirs := slices.Clone(made)
+	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range dirs {
+		_ = os.Remove(d)
+	}
+}
+
+// parents are the directories that hold the ones init created: syncing them
+// makes the new entries durable.
+func parents(made []string) []string {
+	out := make([]string, 0, len(made))
+	for _, m := range made {
+		out = append(out, filepath.Dir(m))
+	}
+	return out
+}
+
+func syncDirs(dirs []string) error {
+	for _, dir := range dirs {
+		d, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		err = d.Sync()
+		d.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// initTemps returns the paths of the directories that inits of ws's slug
+// left beside it when they were killed before renaming them into place.
+func initTemps(ws *mdstore.Workspace) ([]string, error) {
+	parent := filepath.Dir(ws.Dir)
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, en := range ents {
+		rest, ok := strings.CutPrefix(en.Name(), initTempPrefix(ws.Slug))
+		if !ok || !en.IsDir() {
+			continue
+		}
+		if _, err := strconv.ParseUint(rest, 10, 32); err == nil {
+			out = append(out, filepath.Join(parent, en.Name()))
+		}
+	}
+	return out, nil
 }
 
 func defaultSlug(devrites, project string) string {
