@@ -4,12 +4,15 @@
 // Allocation is a pure function of the ids already present: one above the
 // highest suffix of the day (or 001), advanced until unused. Gaps are never
 // filled, so an id once dropped or renumbered is not reused for another
-// question. Suffixes grow past 999 to four digits and more. The caller
+// question. Suffixes grow past 999 to four digits and more, up to MaxN: a
+// larger suffix is not a question id, and a day whose ids reach MaxN has no
+// next id (ErrExhausted), so no number ever overflows. The caller
 // provides mutual exclusion (the workspace lock) and the re-read just before
 // the append (mdstore.Transact).
 package qid
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -18,6 +21,12 @@ import (
 )
 
 var pattern = regexp.MustCompile(`^q-([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{3,})$`)
+
+// MaxN is the largest suffix of a question id.
+const MaxN = 999999
+
+// ErrExhausted: the day already has an id with the suffix MaxN.
+var ErrExhausted = errors.New("no question id left for the day")
 
 // ID is a parsed question id.
 type ID struct {
@@ -35,8 +44,8 @@ func Parse(s string) (ID, error) {
 		return ID{}, fmt.Errorf("%q is not a question id: bad date %s", s, m[1])
 	}
 	n, err := strconv.Atoi(m[2])
-	if err != nil {
-		return ID{}, fmt.Errorf("%q is not a question id: suffix too large", s)
+	if err != nil || n > MaxN {
+		return ID{}, fmt.Errorf("%q is not a question id: suffix above %d", s, MaxN)
 	}
 	return ID{Date: m[1], N: n}, nil
 }
@@ -46,8 +55,9 @@ func (id ID) String() string { return fmt.Sprintf("q-%s-%03d", id.Date, id.N) }
 
 // Next returns the id the next question raised on date gets, given the ids
 // present in questions.md: one above the highest suffix of that date, or 001,
-// advanced past any id already used.
-func Next(existing []string, date string) string {
+// advanced past any id already used. It fails with ErrExhausted when that
+// would pass MaxN.
+func Next(existing []string, date string) (string, error) {
 	used := make(map[string]bool, len(existing))
 	high := 0
 	for _, s := range existing {
@@ -60,7 +70,10 @@ func Next(existing []string, date string) string {
 	for used[id.String()] {
 		id.N++
 	}
-	return id.String()
+	if id.N > MaxN {
+		return "", fmt.Errorf("%s: %w", date, ErrExhausted)
+	}
+	return id.String(), nil
 }
 
 // Date is the UTC date of t, as qids carry it.

@@ -1,6 +1,7 @@
 package qid
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -21,14 +22,56 @@ func TestNext(t *testing.T) {
 		{"four digits", []string{"q-2026-11-29-1041"}, "q-2026-11-29-1042"},
 		{"zero-padded wide suffix", []string{"q-2026-11-29-0005"}, "q-2026-11-29-006"},
 		{"malformed ignored", []string{"q-2026-11-29-x", "q-2026-11-29-01"}, "q-2026-11-29-001"},
+		{"suffix above MaxN ignored", []string{"q-2026-11-29-9223372036854775807", "q-2026-11-29-1000000"}, "q-2026-11-29-001"},
+		{"up to MaxN", []string{"q-2026-11-29-999998"}, "q-2026-11-29-999999"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Next(tt.existing, day); got != tt.want {
-				t.Errorf("Next(%v) = %s, want %s", tt.existing, got, tt.want)
+			got, err := Next(tt.existing, day)
+			if err != nil || got != tt.want {
+				t.Errorf("Next(%v) = %s, %v, want %s", tt.existing, got, err, tt.want)
 			}
 		})
 	}
+}
+
+func TestNextExhausted(t *testing.T) {
+	for _, existing := range [][]string{{"q-2026-11-29-999999"}, {"q-2026-11-29-999998", "q-2026-11-29-999999"}} {
+		got, err := Next(existing, "2026-11-29")
+		if !errors.Is(err, ErrExhausted) {
+			t.Errorf("Next(%v) = %q, %v, want ErrExhausted", existing, got, err)
+		}
+	}
+}
+
+// FuzzNext: whatever ids a file holds, the next id parses, is of the day,
+// is not among them, and lies above every id of the day.
+func FuzzNext(f *testing.F) {
+	f.Add("q-2026-11-29-001", "q-2026-11-29-9223372036854775807")
+	f.Add("q-2026-11-29-999999", "")
+	f.Add("q-2026-11-29-0005", "q-2026-11-29--1")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		existing := []string{a, b}
+		got, err := Next(existing, "2026-11-29")
+		if err != nil {
+			if !errors.Is(err, ErrExhausted) {
+				t.Fatalf("Next(%q): %v", existing, err)
+			}
+			return
+		}
+		id, perr := Parse(got)
+		if perr != nil || id.Date != "2026-11-29" || id.N < 1 || id.N > MaxN {
+			t.Fatalf("Next(%q) = %q (%v)", existing, got, perr)
+		}
+		for _, s := range existing {
+			if s == got {
+				t.Fatalf("Next(%q) = %q, already used", existing, got)
+			}
+			if e, err := Parse(s); err == nil && e.Date == id.Date && e.N >= id.N {
+				t.Fatalf("Next(%q) = %q, not above %q", existing, got, s)
+			}
+		}
+	})
 }
 
 func TestParse(t *testing.T) {
@@ -41,7 +84,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q).String() = %q", s, id.String())
 		}
 	}
-	for _, s := range []string{"", "q-2026-11-29-01", "q-2026-13-01-001", "x-2026-11-29-001", "q-2026-11-29-001 ", "q-2026-11-29-99999999999999999999"} {
+	for _, s := range []string{"", "q-2026-11-29-01", "q-2026-13-01-001", "x-2026-11-29-001", "q-2026-11-29-001 ", "q-2026-11-29-99999999999999999999", "q-2026-11-29-1000000"} {
 		if _, err := Parse(s); err == nil {
 			t.Errorf("Parse(%q) succeeded, want error", s)
 		}
@@ -73,6 +116,7 @@ func TestClock(t *testing.T) {
 }
 
 func ExampleNext() {
-	fmt.Println(Next([]string{"q-2026-11-29-001", "q-2026-11-29-004"}, "2026-11-29"))
+	id, _ := Next([]string{"q-2026-11-29-001", "q-2026-11-29-004"}, "2026-11-29")
+	fmt.Println(id)
 	// Output: q-2026-11-29-005
 }

@@ -300,7 +300,10 @@ func TestWriterIgnoringLockBetweenScanAndAppend(t *testing.T) {
 			for _, bl := range mdstore.ParseQuestions(b).Blocks() {
 				ids = append(ids, bl.QID)
 			}
-			writerQID = qid.Next(ids, qid.Date(fixed))
+			if writerQID, err = qid.Next(ids, qid.Date(fixed)); err != nil {
+				t.Error(err)
+				return
+			}
 			f, err := os.OpenFile(qpath, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)
@@ -378,9 +381,15 @@ func TestConcurrentRaisesWithPlainWriter(t *testing.T) {
 			for _, bl := range mdstore.ParseQuestions(b).Blocks() {
 				ids = append(ids, bl.QID)
 			}
+			next, err := qid.Next(ids, date)
+			if err != nil {
+				t.Error(err)
+				writerDone <- written
+				return
+			}
 			f, err := os.OpenFile(qpath, os.O_APPEND|os.O_WRONLY, 0)
 			if err == nil {
-				_, _ = f.WriteString("\n## " + qid.Next(ids, date) + "\nstatus: dropped\ngate: advisory\nquestion: plain writer\nanswer: x\n")
+				_, _ = f.WriteString("\n## " + next + "\nstatus: dropped\ngate: advisory\nquestion: plain writer\nanswer: x\n")
 				f.Close()
 				written++
 			}
