@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -310,10 +311,7 @@ func (d *doctor) checkState(w *wsFiles) {
 		return
 	}
 	const file = mdstore.StateFile
-	if !utf8.Valid(w.origState) {
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: invalidUTF8Line(w.origState),
-			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})
-	}
+	d.checkText(file, w.origState)
 	s := w.state
 	schemaLine := 0
 	seen := map[string]int{}
@@ -371,10 +369,7 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 		return
 	}
 	const file = mdstore.QuestionsFile
-	if !utf8.Valid(w.origQ) {
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: invalidUTF8Line(w.origQ),
-			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})
-	}
+	d.checkText(file, w.origQ)
 	heads := map[int]bool{}
 	for _, b := range w.questions.Blocks() {
 		heads[b.Line()] = true
@@ -382,7 +377,7 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	for _, h := range w.questions.Headings() {
 		title := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h.Text), "#"))
 		switch {
-		case h.Fenced && mdstore.IsQuestionHeading(h.Text):
+		case h.Unclosed && mdstore.IsQuestionHeading(h.Text):
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: h.Line,
 				Problem: "question heading inside a fenced code block: the question is not read",
 				Mend:    "close the fence (```) that is left open above this line"})
@@ -396,7 +391,7 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	for _, b := range w.questions.Blocks() {
 		if _, err := qid.Parse(b.QID); err != nil {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
-				Mend: "give the question a real date"})
+				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
 		}
 		if f, dup := first[b.QID]; dup {
 			d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: file, Line: b.Line(),
@@ -437,6 +432,11 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 				Problem: fmt.Sprintf("%s: %s without an answer field", b.QID, status),
 				Mend:    "add the answer, reason or feedback as \"answer: …\""})
 		}
+	}
+	if sla, ok := b.Get("sla"); ok && slaError(sla) != nil {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["sla"],
+			Problem: fmt.Sprintf("%s: field \"sla\" has value %q, not none or a duration of at most 365d", b.QID, sla),
+			Mend:    "set it to none or a duration such as 15m, 4h, 24h, 7d"})
 	}
 	gate, ok := b.Get("gate")
 	switch {
@@ -786,6 +786,19 @@ func (d *doctor) programMissing(prog string) string {
 	return ""
 }
 
+// checkText reports a file that is not text: invalid UTF-8, or binary
+// content (a NUL byte).
+func (d *doctor) checkText(file string, b []byte) {
+	if !utf8.Valid(b) {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: invalidUTF8Line(b),
+			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: 1 + bytes.Count(b[:i], []byte("\n")),
+			Problem: "binary content (a NUL byte)", Mend: "restore the file from version control, or remove the binary content"})
+	}
+}
+
 func invalidUTF8Line(b []byte) int {
 	line := 1
 	for len(b) > 0 {
@@ -855,8 +868,11 @@ func (d *doctor) renumber(w *wsFiles) error {
 			return nil
 		}
 		old, line := b.QID, b.Line()
-		id, _ := qid.Parse(old)
-		next := qid.Next(qids(w.questions), id.Date)
+		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
+		next, err := qid.Next(qids(w.questions), id.Date)
+		if err != nil {
+			return fmt.Errorf("renumbering %s: %w (%w)", old, err, ErrMalformed)
+		}
 		isMeant := meant == line
 		if err := w.questions.Rename(line, next); err != nil {
 			return err
@@ -923,9 +939,14 @@ func countQID(qs *mdstore.Questions, id string) int {
 	return n
 }
 
+// firstDuplicate is the first block whose qid an earlier block has, among
+// ids that can be renumbered (a valid qid).
 func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
 	seen := map[string]bool{}
 	for _, b := range qs.Blocks() {
+		if _, err := qid.Parse(b.QID); err != nil {
+			continue
+		}
 		if seen[b.QID] {
 			return b
 		}

@@ -98,6 +98,9 @@ func (e *Engine) transact(ctx context.Context, fn func(*files) error) error {
 			qb = []byte("# Questions\n")
 		}
 		f.questions = mdstore.ParseQuestions(qb)
+		if err := e.readable(&wsFiles{files: *f, hasState: true, hasQ: hasQ, origState: sb, origQ: qb}); err != nil {
+			return err
+		}
 		f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
 		if err != nil {
 			return err

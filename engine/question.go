@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +17,22 @@ const (
 	StatusDropped  = "dropped"
 	StatusRejected = "rejected"
 )
+
+// Cursor statuses: the status key of state.md.
+const (
+	CursorRunning  = "running"
+	CursorAwaiting = "awaiting_human"
+	CursorBlocked  = "blocked"
+)
+
+// stopReason returns the reason of a stop that only a person lifts: the
+// cursor is blocked (state stop --status blocked).
+func stopReason(s *mdstore.State) (string, bool) {
+	if st, _ := s.Get("status"); st != CursorBlocked {
+		return "", false
+	}
+	return oneLine(valueOf(s, "stop_reason")), true
+}
 
 // Gates, in order of how much they stop.
 var Gates = []string{"advisory", "validating", "blocking", "escalating"}
@@ -178,20 +195,35 @@ func (q Question) slaDuration() (time.Duration, bool) {
 
 var slaRE = regexp.MustCompile(`^([0-9]+)([smhd])$`)
 
-// parseSLA reads "15m", "4h", "24h", "2d"; "none" and "" are no SLA.
-func parseSLA(s string) (time.Duration, bool) {
+// MaxSLA is the longest SLA a question may have.
+const MaxSLA = 365 * 24 * time.Hour
+
+// parseSLA reads "15m", "4h", "24h", "2d"; ok is false for "none", "", a
+// zero SLA, text that does not parse and anything above MaxSLA.
+func parseSLA(s string) (d time.Duration, ok bool) {
 	m := slaRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
+	if m == nil || len(m[1]) > 9 { // 9 digits of seconds already pass MaxSLA; more could overflow
 		return 0, false
 	}
 	n, _ := strconv.Atoi(m[1])
 	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[m[2]]
-	return time.Duration(n) * unit, n > 0
+	d = time.Duration(n) * unit
+	return d, n > 0 && d <= MaxSLA
 }
 
-func validSLA(s string) bool {
-	_, ok := parseSLA(s)
-	return ok || s == "none"
+// slaError says what is wrong with an SLA that is neither "none" nor valid,
+// or returns nil.
+func slaError(s string) error {
+	if s == "none" {
+		return nil
+	}
+	if _, ok := parseSLA(s); ok {
+		return nil
+	}
+	if slaRE.MatchString(strings.TrimSpace(s)) && strings.Trim(s, "0smhd") != "" {
+		return fmt.Errorf("SLA %q is longer than 365d: %w", s, ErrBadArgs)
+	}
+	return fmt.Errorf("SLA %q: %w", s, ErrBadArgs)
 }
 
 func (q Question) raisedTime() (time.Time, bool) {

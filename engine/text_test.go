@@ -91,11 +91,13 @@ func checkResolveText(t testing.TB, text string) {
 	// Blank: only white space and invisible format characters.
 	blankText := strings.IndexFunc(want, func(r rune) bool { return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) }) < 0
 	refused := !utf8.ValidString(text) || strings.ContainsRune(text, 0) || blankText
-	// An answer that is only a number picks that option: 1 and 2 exist, 3
-	// is the escape hatch that needs words, anything else does not exist.
-	n, numErr := strconv.Atoi(strings.TrimSpace(want))
-	number := numErr == nil && strings.TrimSpace(want) == strconv.Itoa(n)
-	if number && n != 1 && n != 2 {
+	// An answer made only of digits is an option number: 1 and 2 exist, 3
+	// is the escape hatch that needs words, anything else (however large)
+	// does not exist.
+	digits := strings.TrimSpace(want)
+	number := digits != "" && strings.Trim(digits, "0123456789") == ""
+	n, numErr := strconv.Atoi(digits)
+	if number && (numErr != nil || n != 1 && n != 2) {
 		refused = true
 	}
 	if refused {
@@ -168,7 +170,9 @@ func TestResolveText(t *testing.T) {
 		{"option zero with spaces", " 0 "},
 		{"option out of range", "9"},
 		{"escape hatch needs words", "3"},
-		{"negative number", "-1"},
+		{"negative number is text", "-1"},
+		{"leading zero", "02"},
+		{"larger than any int", "99999999999999999999999"},
 		{"number with a plus", "+1"},
 		{"100 KB", big},
 		{"empty", ""},
@@ -191,7 +195,7 @@ func FuzzResolveText(f *testing.F) {
 // A questions.md edited by hand so that it ends inside a fenced code block
 // still takes new questions: the fence is closed before the new block.
 func TestRaiseAfterUnclosedFence(t *testing.T) {
-	for _, tail := range []string{"```\n## q-2026-11-29-001\n", "~~~~ text\nnotes", "```"} {
+	for _, tail := range []string{"~~~~ text\nnotes", "```"} {
 		t.Run(strconv.Quote(tail), func(t *testing.T) {
 			ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
 			if err != nil {
@@ -226,5 +230,30 @@ func TestRaiseAfterUnclosedFence(t *testing.T) {
 				t.Errorf("existing text changed: %q", q)
 			}
 		})
+	}
+}
+
+// An open fence that swallowed a question heading is an error doctor
+// reports: the engine writes nothing into such a file.
+func TestRaiseRefusedWhenFenceSwallowsQuestion(t *testing.T) {
+	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := []byte("# Questions\n\n```\n## q-2026-11-29-001\nstatus: open\n")
+	if err := os.WriteFile(ws.Path(mdstore.QuestionsFile), before, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(ws, func() time.Time { return clock }, 5*time.Second, "human")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: "A"}, "human")
+	if !errors.Is(err, engine.ErrMalformed) || !strings.Contains(err.Error(), "questions.md:4: question heading inside a fenced code block") {
+		t.Fatalf("got %v, want a malformed error naming questions.md:4", err)
+	}
+	after, err := os.ReadFile(ws.Path(mdstore.QuestionsFile))
+	if err != nil || !bytes.Equal(after, before) {
+		t.Errorf("questions.md changed: %q (%v)", after, err)
 	}
 }

@@ -8,18 +8,28 @@ type Heading struct {
 	Level  int
 	Text   string // the line as written
 	Fenced bool
+	// Unclosed: inside a fenced code block that no line closes, which
+	// runs to the end of the file (a fence left open by mistake).
+	Unclosed bool
 }
 
 // Headings returns the level-1 and level-2 headings of the file in order.
 func (q *Questions) Headings() []Heading {
 	opaque := q.valueMask()
+	// An unclosed fence holds every line to the end of the file; the
+	// fenced mask marks a block's content, not its fence lines.
+	open := len(q.d.lines)
+	for open > 0 && q.fenced != nil && (q.fenced[open-1] || isBlank(q.d.lines[open-1].text)) {
+		open--
+	}
 	var out []Heading
 	for i, l := range q.d.lines {
 		if opaque != nil && opaque[i] {
 			continue // a field's value: data, not a heading
 		}
 		if lvl := headingLevel(l.text); lvl == 1 || lvl == 2 {
-			out = append(out, Heading{Line: i + 1, Level: lvl, Text: l.text, Fenced: q.fenced != nil && q.fenced[i]})
+			fenced := q.fenced != nil && q.fenced[i]
+			out = append(out, Heading{Line: i + 1, Level: lvl, Text: l.text, Fenced: fenced, Unclosed: fenced && i >= open})
 		}
 	}
 	return out

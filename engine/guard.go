@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// readable refuses a write into state.md or questions.md while either holds
+// an error that doctor reports inside the file itself (invalid UTF-8, binary
+// content, a block without status, an unknown status or gate, an SLA or qid
+// out of bounds, a question heading swallowed by an open fence): the engine
+// writes only into files it reads cleanly. Drift between the two files is
+// left out, since resolving and raising are how drift ends, and so are
+// duplicate qids, which are refused only where a command addresses them.
+func (e *Engine) readable(w *wsFiles) error {
+	d := &doctor{e: e}
+	d.checkState(w)
+	d.checkQuestions(w)
+	for _, f := range d.findings {
+		if f.Severity != SevError || f.Kind == "duplicate-qid" {
+			continue
+		}
+		where := e.WS.Path(f.File)
+		if f.Line > 0 {
+			where += fmt.Sprintf(":%d", f.Line)
+		}
+		return mdstore.WithHint(fmt.Errorf("%s: %s: %w", where, f.Problem, ErrMalformed),
+			"nothing was written; "+f.Mend, "then check the workspace: devrites-engine doctor")
+	}
+	return nil
+}
