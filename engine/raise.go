@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/devrites/devrites-engine/qid"
 )
 
 // RaiseRequest is a HITL checkpoint as an agent asks it. The JSON names are
@@ -69,8 +68,8 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 	if r.SLA == "" {
 		r.SLA = defaultSLA[r.Gate]
 	}
-	if !validSLA(r.SLA) {
-		return mdstore.WithHint(fmt.Errorf("SLA %q: %w", r.SLA, ErrBadArgs), "use none or a number with s, m, h or d: 15m, 4h, 24h")
+	if err := slaError(r.SLA); err != nil {
+		return mdstore.WithHint(err, "use none or a number with s, m, h or d, at most 365d: 15m, 4h, 24h")
 	}
 	if err := r.prepareOptions(); err != nil {
 		return err
@@ -84,7 +83,21 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 	if r.Answered != "" && blank(r.Answered) {
 		return fmt.Errorf("--answered is blank: %w", ErrBadArgs)
 	}
+	if r.Choice != 0 && r.Answered != "" && !answersOption(r.Answered, r.Choice, r.Options[r.Choice-1]) {
+		return mdstore.WithHint(fmt.Errorf("--choice %d is %q, but --answered says %q: %w", r.Choice, optionTitle(r.Options[r.Choice-1]), oneLine(r.Answered), ErrBadArgs),
+			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(r.Choice)+"'s text")
+	}
 	return nil
+}
+
+// answersOption reports whether text states option n (its number, title or
+// whole text), or describes the escape hatch when option n is it.
+func answersOption(text string, n int, option string) bool {
+	text = strings.TrimSpace(text)
+	if strings.EqualFold(option, escapeHatch) {
+		return true
+	}
+	return text == strconv.Itoa(n) || strings.EqualFold(text, optionTitle(option)) || strings.EqualFold(text, option)
 }
 
 // gatekeeping fills and checks what the AFK policy looks at: the slice
@@ -222,6 +235,10 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history})
 		}
 		if d.Outcome == Paused {
+			if reason, stopped := stopReason(f.state); stopped {
+				return mdstore.WithHint(fmt.Errorf("%w: blocked (%s); a question that pauses waits until a person lifts the stop", ErrStopped, reason),
+					"a person lifts the stop: devrites-engine state resume")
+			}
 			if awaited := f.state.AwaitingQID(); awaited != "" {
 				if b := f.questions.Find(awaited); b != nil && b.Value("status") == StatusOpen {
 					return mdstore.WithHint(fmt.Errorf("%s is still awaiting a human: %w", awaited, ErrPaused),
@@ -229,7 +246,10 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 				}
 			}
 		}
-		id := qid.Next(qids(f.questions), qid.Date(e.Now()))
+		id, err := e.nextQID(f.questions)
+		if err != nil {
+			return err
+		}
 		now := e.timestamp()
 		kvs := []mdstore.KV{
 			{Key: "status", Value: StatusOpen},
@@ -266,7 +286,6 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		f.questions.Append(id, kvs...)
 		q := fromBlock(f.questions.Find(id), e.Now())
-		var err error
 		switch d.Outcome {
 		case Paused:
 			e.pause(f, q, "raised "+id+" ("+r.Gate+")")

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -81,11 +82,35 @@ func (e *Engine) Get(id string) (Question, error) {
 	if err != nil {
 		return Question{}, err
 	}
-	b := f.questions.Find(id)
-	if b == nil {
-		return Question{}, unknownQID(id)
+	b, err := e.lookup(f.questions, id)
+	if err != nil {
+		return Question{}, err
 	}
 	return fromBlock(b, e.Now()), nil
+}
+
+// lookup returns the one block headed by id. A qid that heads no block is
+// unknown; one that heads several (a merge, a hand edit) is never guessed.
+func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error) {
+	var lines []string
+	var first *mdstore.Block
+	for _, b := range qs.Blocks() {
+		if b.QID == id {
+			if first == nil {
+				first = b
+			}
+			lines = append(lines, strconv.Itoa(b.Line()))
+		}
+	}
+	switch len(lines) {
+	case 0:
+		return nil, unknownQID(id)
+	case 1:
+		return first, nil
+	}
+	return nil, mdstore.WithHint(fmt.Errorf("%s: %s heads %d blocks, at lines %s: %w",
+		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and "), ErrAmbiguous),
+		"nothing was written; renumber the later ones: devrites-engine doctor --fix")
 }
 
 func checkQID(id string) error {
@@ -108,10 +133,24 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 		if err != nil {
 			return err
 		}
-		next = qid.Next(qids(mdstore.ParseQuestions(b)), qid.Date(e.Now()))
-		return nil
+		qs := mdstore.ParseQuestions(b)
+		if err := e.readable(&wsFiles{files: files{questions: qs}, hasQ: true, origQ: b}); err != nil {
+			return err
+		}
+		next, err = e.nextQID(qs)
+		return err
 	})
 	return next, err
+}
+
+// nextQID allocates the id of a new question of today.
+func (e *Engine) nextQID(qs *mdstore.Questions) (string, error) {
+	id, err := qid.Next(qids(qs), qid.Date(e.Now()))
+	if err != nil {
+		return "", mdstore.WithHint(fmt.Errorf("%s: %w (%w)", e.WS.Path(mdstore.QuestionsFile), err, ErrMalformed),
+			"a question id of today already has the largest suffix ("+fmt.Sprint(qid.MaxN)+"): run devrites-engine doctor")
+	}
+	return id, nil
 }
 
 func qids(qs *mdstore.Questions) []string {
@@ -128,6 +167,10 @@ type CheckResult struct {
 	Status  string     `json:"status"`
 	Reason  string     `json:"reason"`
 	Open    []Question `json:"open,omitempty"`
+	// RescopePending are provisional questions a person answered otherwise
+	// while another question held the pause: the agent re-scopes them when
+	// it next continues.
+	RescopePending []string `json:"rescope_pending,omitempty"`
 }
 
 // Check says whether the agent may proceed: not while state.md is awaiting a
@@ -169,6 +212,9 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		return nil, mdstore.WithHint(fmt.Errorf("%s: status %q is not running, awaiting_human or blocked: %w",
 			e.WS.Path(mdstore.StateFile), status, ErrMalformed), "run: devrites-engine doctor")
 	}
+	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
+		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
+	}
 	if seal && r.Proceed {
 		for _, q := range e.questions(f.questions) {
 			if q.Status == StatusOpen {
@@ -192,10 +238,12 @@ type StopRequest struct {
 	Status, Reason, Resume string
 }
 
-// Stop records a stop: status, its exact reason, one resume action, a Log line.
+// Stop records a stop: status, its exact reason, one resume action, a Log
+// line. A stop with status running lifts the stop instead of recording one:
+// stop_reason goes.
 func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
 	switch r.Status {
-	case "blocked", "awaiting_human", "running":
+	case CursorBlocked, CursorAwaiting, CursorRunning:
 	default:
 		return mdstore.WithHint(fmt.Errorf("--status %q: %w", r.Status, ErrBadArgs), "use one of blocked, awaiting_human, running")
 	}
@@ -212,11 +260,62 @@ func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
 	}
 	return e.transact(ctx, func(f *files) error {
 		f.state.Set("status", r.Status)
-		f.state.Set("stop_reason", r.Reason)
+		if r.Status == CursorRunning {
+			f.state.Delete("stop_reason")
+		} else {
+			f.state.Set("stop_reason", r.Reason)
+		}
 		f.state.Set("next_action", r.Resume)
 		f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
 		return nil
 	})
+}
+
+// ResumeResult is what `state resume` reports.
+type ResumeResult struct {
+	Status     string `json:"status"`
+	Lifted     string `json:"lifted,omitempty"` // the stop reason lifted; empty when there was no stop
+	NextAction string `json:"next_action"`
+}
+
+// Resume lifts a stop: stop_reason goes and the cursor goes back to what the
+// questions say, awaiting_human on a question still open and awaited, else
+// running; next_action keeps the resume action the stop recorded (or, back
+// on a pause, becomes the resolve command). Without a stop it changes
+// nothing.
+func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
+	var res *ResumeResult
+	err := e.transact(ctx, func(f *files) error {
+		s := f.state
+		reason, _ := s.Get("stop_reason")
+		status, _ := s.Get("status")
+		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
+		res = r
+		if status == CursorRunning && reason == "" || status == "" && reason == "" {
+			r.Status = CursorRunning
+			return nil // unchanged bytes are not written
+		}
+		if status == CursorAwaiting && reason == "" {
+			return mdstore.WithHint(fmt.Errorf("%w: awaiting a human on %s, not stopped", ErrPaused, s.AwaitingQID()),
+				"answer the question: devrites-engine state resolve "+s.AwaitingQID()+" \"<answer>\"")
+		}
+		s.Delete("stop_reason")
+		r.Status = CursorRunning
+		if id := s.AwaitingQID(); id != "" {
+			if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+				phase, _ := s.Get("phase")
+				r.Status, r.NextAction = CursorAwaiting, expand(e.Templates.Resume, id, phase, b.Value("slice"))
+				s.Set("next_action", r.NextAction)
+			}
+		}
+		s.Set("status", r.Status)
+		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // logLine is "<timestamp> <phase>: <text>".

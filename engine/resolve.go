@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,8 @@ type Resolved struct {
 	Choice       *int   `json:"choice"`
 	Answer       string `json:"answer"`
 	StateUpdated bool   `json:"state_updated"`
+	State        string `json:"state"` // the cursor status afterwards
+	StopReason   string `json:"stop_reason,omitempty"`
 	Unchanged    bool   `json:"unchanged,omitempty"` // an identical re-run
 	NextAction   string `json:"next_action,omitempty"`
 }
@@ -44,9 +47,10 @@ type resolution struct {
 var eventOf = map[string]string{StatusAnswered: "resolved", StatusDropped: "dropped", StatusRejected: "rejected"}
 
 // Resolve applies resolutions under one lock. A batch is validated whole
-// before anything is applied, and its errors are exit-7 errors naming the
-// line; a single resolution that repeats one already applied succeeds and
-// completes what a crash left undone.
+// before anything is applied, and every bad line is reported (exit 7, or 6
+// for an ambiguous qid); a single resolution that repeats one already
+// applied succeeds and completes what a crash left undone. items is not
+// changed.
 func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, batch bool) (*ResolveResult, error) {
 	where := func(it Resolution) string {
 		if batch {
@@ -54,28 +58,38 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		}
 		return it.QID
 	}
+	var bad lineErrors
+	items = slices.Clone(items)
 	seen := map[string]int{}
 	for i, it := range items {
 		if err := checkQID(it.QID); err != nil {
-			if batch {
-				return nil, fmt.Errorf("batch line %d: %w", it.Line, err)
+			if !batch {
+				return nil, err
 			}
-			return nil, err
+			bad = append(bad, fmt.Errorf("batch line %d: %w", it.Line, err))
+			continue
 		}
 		what := map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}[it.Kind]
 		text, err := cleanText(what, it.Text)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where(it), err)
-		}
-		if blank(text) {
-			return nil, mdstore.WithHint(fmt.Errorf("%s: empty %s: %w", where(it), what, ErrBadArgs),
+		if err == nil && blank(text) {
+			err = mdstore.WithHint(fmt.Errorf("empty %s: %w", what, ErrBadArgs),
 				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
 		}
-		items[i].Text = text
-		if prev, dup := seen[it.QID]; dup && batch {
-			return nil, fmt.Errorf("%s: also on line %d: %w", where(it), prev, ErrBadArgs)
+		if prev, dup := seen[it.QID]; err == nil && dup && batch {
+			err = fmt.Errorf("also on line %d: %w", prev, ErrBadArgs)
 		}
+		if err != nil {
+			if !batch {
+				return nil, fmt.Errorf("%s: %w", where(it), err)
+			}
+			bad = append(bad, fmt.Errorf("%s: %w", where(it), err))
+			continue
+		}
+		items[i].Text = text
 		seen[it.QID] = it.Line
+	}
+	if err := bad.err(); err != nil {
+		return nil, err
 	}
 	if by == "" {
 		by = e.Actor
@@ -85,29 +99,17 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 	err := e.transact(ctx, func(f *files) error {
 		res.Resolved, res.Warnings, fired = res.Resolved[:0], res.Warnings[:0], fired[:0]
 		// Validate everything against the file before changing anything.
+		var bad lineErrors
 		for _, it := range items {
-			b := f.questions.Find(it.QID)
-			if b == nil {
-				if batch {
-					return fmt.Errorf("%s: %w (%w)", where(it), ErrUnknownQID, ErrBadArgs)
+			if err := e.validate(f, it, batch, where(it)); err != nil {
+				if !batch {
+					return err
 				}
-				return unknownQID(it.QID)
+				bad = append(bad, err)
 			}
-			st := b.Value("status")
-			if st == StatusOpen {
-				if _, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text}); err != nil {
-					return fmt.Errorf("%s: %w", where(it), err)
-				}
-				continue
-			}
-			if batch {
-				return mdstore.WithHint(fmt.Errorf("%s: %w: it is %s (%w)", where(it), ErrNotOpen, st, ErrBadArgs), "remove the line; a batch applies only to open questions")
-			}
-			want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
-			if err != nil || !sameResolution(b, want) {
-				return mdstore.WithHint(fmt.Errorf("%s is already %s (%q), not open: %w", it.QID, st, oneLine(b.Value("answer")), ErrConflict),
-					"a final question is not resolved again; raise a new question if the decision changed")
-			}
+		}
+		if err := bad.err(); err != nil {
+			return err
 		}
 		for _, it := range items {
 			b := f.questions.Find(it.QID)
@@ -129,6 +131,8 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 			}
 			updated, warn := e.resolveState(f, q, it.Kind, r.Unchanged)
 			r.StateUpdated = updated
+			r.State = valueOf(f.state, "status")
+			r.StopReason, _ = stopReason(f.state)
 			if updated {
 				r.NextAction, _ = f.state.Get("next_action")
 			}
@@ -159,17 +163,22 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	}
 	opts := parseOptions(b.Value("options"))
 	picked := r.choice != 0
-	if !picked && len(opts) > 0 { // a question without options has no numbers to pick
-		if n, err := strconv.Atoi(strings.TrimSpace(r.text)); err == nil && strings.TrimSpace(r.text) == strconv.Itoa(n) {
-			r.choice, r.text, picked = n, "", true
+	if digits := strings.TrimSpace(r.text); !picked && isNumber(digits) {
+		// An answer made only of digits is an option number, however large.
+		n, err := strconv.Atoi(digits)
+		if err != nil || n > len(opts) {
+			n = -1
 		}
+		if n < 1 {
+			return r, optionRangeError(digits, len(opts))
+		}
+		r.choice, r.text, picked = n, "", true
 	}
 	if !picked {
 		return r, nil
 	}
 	if r.choice < 1 || r.choice > len(opts) {
-		return r, mdstore.WithHint(fmt.Errorf("option %d does not exist: the question has %d options: %w", r.choice, len(opts), ErrBadArgs),
-			"answer with an option number from 1 to "+strconv.Itoa(len(opts))+", or with text")
+		return r, optionRangeError(strconv.Itoa(r.choice), len(opts))
 	}
 	title := optionTitle(opts[r.choice-1])
 	if r.choice == len(opts) && strings.HasPrefix(strings.ToLower(title), "something else") && r.text == "" {
@@ -180,6 +189,20 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		r.text = title
 	}
 	return r, nil
+}
+
+// isNumber reports whether s is made only of ASCII digits.
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+func optionRangeError(n string, options int) error {
+	if options == 0 {
+		return mdstore.WithHint(fmt.Errorf("option %s does not exist: the question has no options: %w", n, ErrBadArgs),
+			"an answer made only of digits picks an option; answer in words, e.g. \""+n+" of them\"")
+	}
+	return mdstore.WithHint(fmt.Errorf("option %s does not exist: the question has %d options: %w", n, options, ErrBadArgs),
+		"answer with an option number from 1 to "+strconv.Itoa(options)+", or with text")
 }
 
 // sameResolution: the same status and answer text, and the same option when
@@ -261,49 +284,111 @@ func (e *Engine) completeDecision(f *files, id string) {
 	}
 }
 
-// resolveState moves state.md on when it awaits the resolved question.
+// resolveState moves state.md on after a resolution of q: when state.md
+// awaits it, the pause is lifted and next_action set (the re-scope command
+// after a reject, else the continue command); a stop stays. A person who
+// overrules a provisional answer (answers other than option 1, or rejects)
+// sends the agent back to re-scoping: at once when nothing else holds the
+// cursor, else through rescope_pending. It reports whether state.md changed
+// and a warning for the caller, if any.
 func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bool, string) {
-	id := q.QID
-	phase, _ := f.state.Get("phase")
-	slice, _ := f.state.Get("active_slice")
-	rescope := expand(e.Templates.Rescope, id, phase, slice)
-	awaited := f.state.AwaitingQID()
-	if awaited != "" && awaited != id {
-		return false, fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
-	}
-	if awaited == "" {
-		if rerun {
-			return false, ""
+	id, s := q.QID, f.state
+	overruled := q.Provisional && (kind == StatusRejected || kind == StatusAnswered && (q.Choice == nil || *q.Choice != 1))
+	_, blocked := stopReason(s)
+	awaited := s.AwaitingQID()
+	switch {
+	case awaited != "" && awaited != id:
+		warn := fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
+		if rerun || !overruled {
+			return false, warn
 		}
-		// A person overruled a provisional answer the agent is building on:
-		// the work goes back to re-scoping, as after a rejected pause.
-		if q.Provisional && (kind == StatusRejected || kind == StatusAnswered && (q.Choice == nil || *q.Choice != 1)) {
-			f.state.Set("next_action", rescope)
-			f.state.AppendLog(e.logLine(f.state, kind+" provisional "+id+"; next: "+rescope))
-			return true, fmt.Sprintf("%s was provisional on option 1 and is now %s otherwise: next_action is %s", id, kind, rescope)
-		}
-		f.state.AppendLog(e.logLine(f.state, kind+" "+id))
+		e.deferRescope(s, id, kind+" provisional "+id)
+		return true, fmt.Sprintf("%s; state.md awaits %s, so the re-scope is pending (rescope_pending)", overruledText(id, kind), awaited)
+	case awaited == "" && rerun:
 		return false, ""
+	case awaited == "" && !overruled:
+		s.AppendLog(e.logLine(s, kind+" "+id))
+		return false, ""
+	case awaited == "" && blocked:
+		e.deferRescope(s, id, kind+" provisional "+id)
+		return true, overruledText(id, kind) + "; the workspace is stopped, so the re-scope is pending (rescope_pending)"
+	case awaited == "":
+		next := e.rescopeAction(s, id)
+		s.Set("next_action", next)
+		s.AppendLog(e.logLine(s, kind+" provisional "+id+"; next: "+next))
+		return true, overruledText(id, kind) + ": next_action is " + next
 	}
-	f.state.ClearAwaiting()
-	if status, _ := f.state.Get("status"); status == "blocked" {
-		// A deliberate stop outlives the answer; only `state stop` lifts it.
-		f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; still blocked"))
-		return true, fmt.Sprintf("state.md stays blocked (%s): lift the stop with state stop", oneLine(valueOf(f.state, "stop_reason")))
+	s.ClearAwaiting()
+	if blocked {
+		// A deliberate stop outlives the answer; only a person lifts it. A
+		// rejection still has to reach the agent once it resumes.
+		if kind == StatusRejected {
+			e.deferRescope(s, id, kind+" "+id+"; still blocked")
+		} else {
+			s.AppendLog(e.logLine(s, kind+" "+id+"; still blocked"))
+		}
+		return true, ""
 	}
-	next := e.continueAction(f.state, id)
+	next := ""
 	if kind == StatusRejected {
-		next = rescope
+		next = e.rescopeAction(s, id)
+	} else {
+		next = e.continueAction(s, id)
 	}
-	f.state.Set("status", "running")
-	f.state.Set("next_action", next)
-	f.state.AppendLog(e.logLine(f.state, kind+" "+id+"; next: "+next))
+	s.Set("status", CursorRunning)
+	s.Set("next_action", next)
+	s.AppendLog(e.logLine(s, kind+" "+id+"; next: "+next))
 	return true, ""
 }
 
-// continueAction is next_action once a person has answered: the cursor's
+func overruledText(id, kind string) string {
+	if kind == StatusAnswered {
+		return id + " was provisional on option 1 and is now answered otherwise"
+	}
+	return id + " was provisional on option 1 and is now " + kind
+}
+
+// deferRescope adds id to the cursor's rescope_pending, with a Log line.
+func (e *Engine) deferRescope(s *mdstore.State, id, logText string) {
+	pending := rescopePending(s)
+	if !slices.Contains(pending, id) {
+		pending = append(pending, id)
+	}
+	s.Set("rescope_pending", strings.Join(pending, ", "))
+	s.AppendLog(e.logLine(s, logText+"; re-scope pending"))
+}
+
+// rescopePending lists the qids of the cursor's rescope_pending.
+func rescopePending(s *mdstore.State) []string {
+	var out []string
+	for _, id := range strings.Split(valueOf(s, "rescope_pending"), ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rescopeAction is next_action after a rejection of id: the re-scope
+// command for id and every pending re-scope, which it clears.
+func (e *Engine) rescopeAction(s *mdstore.State, id string) string {
+	ids := rescopePending(s)
+	if id != "" && !slices.Contains(ids, id) {
+		ids = append([]string{id}, ids...)
+	}
+	s.Delete("rescope_pending")
+	phase, _ := s.Get("phase")
+	slice, _ := s.Get("active_slice")
+	return expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice)
+}
+
+// continueAction is next_action once a person has answered: the re-scope
+// command while re-scopes are pending (clearing them), else the cursor's
 // return_next_action when it has one, else the continue command.
 func (e *Engine) continueAction(s *mdstore.State, id string) string {
+	if len(rescopePending(s)) > 0 {
+		return e.rescopeAction(s, "")
+	}
 	if ret, ok := s.Get("return_next_action"); ok && strings.TrimSpace(ret) != "" {
 		return ret
 	}

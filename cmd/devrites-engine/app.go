@@ -20,7 +20,6 @@ import (
 // run is the whole program; main only exits with what it returns.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	args = normalizeArgs(app, args)
 	asJSON := false
 	for _, a := range args {
 		if a == "--" {
@@ -30,11 +29,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			asJSON = true
 		}
 	}
-	err := app.RunContext(ctx, args)
+	args, path, err := normalizeArgs(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
+	var ce *cmdError
+	if err != nil && path != "" && !errors.As(err, &ce) && errors.Is(err, errUsage) {
+		err = &cmdError{path, err} // a global flag's error, parsed before the command
+	}
 	if err == nil {
 		return exitOK
 	}
-	var ce *cmdError
 	var s status
 	if !errors.As(err, &ce) && !errors.As(err, &s) && !errors.Is(err, errUsage) {
 		err = fmt.Errorf("%w: %w", err, errUsage) // urfave's own parse errors
@@ -118,11 +123,31 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 
 func usageError(cmd string) cli.OnUsageErrorFunc {
 	return func(_ *cli.Context, err error, _ bool) error {
+		err = fmt.Errorf("%s: %w", flagMessage(err.Error()), errUsage)
 		if cmd == "" {
-			return fmt.Errorf("%w: %w", err, errUsage)
+			return err
 		}
-		return &cmdError{cmd, fmt.Errorf("%w: %w", err, errUsage)}
+		return &cmdError{cmd, err}
 	}
+}
+
+// flagMessage rewords the flag package's messages, which name every flag
+// with one dash, as the flags are written: --json.
+func flagMessage(msg string) string {
+	for _, p := range []struct{ prefix, say string }{
+		{"flag provided but not defined: -", "unknown flag --%s"},
+		{"flag needs an argument: -", "flag --%s needs a value"},
+	} {
+		if name, ok := strings.CutPrefix(msg, p.prefix); ok {
+			return fmt.Sprintf(p.say, strings.TrimPrefix(name, "-"))
+		}
+	}
+	if strings.HasPrefix(msg, "invalid value ") {
+		if i := strings.Index(msg, " for flag -"); i >= 0 && !strings.HasPrefix(msg[i:], " for flag --") {
+			return msg[:i] + " for flag --" + msg[i+len(" for flag -"):]
+		}
+	}
+	return msg
 }
 
 // wrap gives an action its env and names the command in its errors.

@@ -1,19 +1,34 @@
 package main
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/urfave/cli/v2"
 )
+
+// textCommands take free text after their first argument (the qid): there,
+// a word that looks like one of the command's flags is refused rather than
+// moved, since an unquoted answer such as "run it with --drop of the old
+// table" must never turn into a drop. Global (output) flags still count
+// anywhere, and "--" ends flags.
+var textCommands = map[string]string{
+	"state resolve": `quote the answer ("…"), or put flags before the qid: devrites-engine state resolve --drop <qid> "<reason>"`,
+}
 
 // normalizeArgs lets flags come anywhere, as the specification asks: it moves
 // global flags before the command path and command flags before the
 // positional arguments, which it puts after "--" so that none of them is
 // taken for a flag. A "--" given by the caller ends flags for good: what
-// follows it stays positional even when it starts with "-".
-func normalizeArgs(app *cli.App, args []string) []string {
+// follows it stays positional even when it starts with "-". It refuses
+// arguments that are not valid UTF-8, and command flags among the text of
+// a textCommands command. It also returns the command path ("state
+// resolve"), for errors that urfave/cli reports before the command runs.
+func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error) {
 	if len(args) == 0 {
-		return args
+		return args, "", nil
 	}
 	var globals, path, flags, positional []string
 	cmdFlags := []cli.Flag(nil)
@@ -31,8 +46,15 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			if f == nil {
 				f, global = lookupFlag(app.Flags, name), true
 			}
+			full := strings.Join(path, " ")
+			if hint, text := textCommands[full]; text && len(positional) > 0 && !(global && f != nil) && f != cli.HelpFlag {
+				return nil, full, &cmdError{full, mdstore.WithHint(fmt.Errorf("%s after the qid: the answer text may not hold flags: %w", a, errUsage), hint)}
+			}
 			take := []string{a}
-			if f != nil && !hasValue && takesValue(f) && i+1 < len(args) {
+			if f != nil && !hasValue && takesValue(f) {
+				if i+1 >= len(args) {
+					return nil, "", usageAt(path, fmt.Errorf("flag --%s needs a value: %w", strings.TrimLeft(name, "-"), errUsage))
+				}
 				take = append(take, args[i+1])
 				i++
 			}
@@ -53,6 +75,11 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		}
 		positional = append(positional, a)
 	}
+	for i, a := range args {
+		if !utf8.ValidString(a) {
+			return nil, "", usageAt(path, fmt.Errorf("argument %d is not valid UTF-8: %w", i, errUsage))
+		}
+	}
 	out := append([]string{args[0]}, globals...)
 	out = append(out, path...)
 	out = append(out, flags...)
@@ -60,7 +87,15 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		out = append(out, "--")
 		out = append(out, positional...)
 	}
-	return out
+	return out, strings.Join(path, " "), nil
+}
+
+// usageAt names the command path in err, when there is one.
+func usageAt(path []string, err error) error {
+	if len(path) == 0 {
+		return err
+	}
+	return &cmdError{strings.Join(path, " "), err}
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

@@ -1,13 +1,15 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
@@ -71,6 +73,10 @@ func coreCommands() []*cli.Command {
 					Action: cmdStop,
 				},
 				{
+					Name: "resume", Usage: "lift a stop (what state stop --status running does): a person's decision",
+					Action: cmdResume,
+				},
+				{
 					Name: "resolve", Usage: "answer, drop or reject a question",
 					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --batch FILE|-",
 					Flags: []cli.Flag{
@@ -108,7 +114,7 @@ func cmdInit(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 1 {
-		return fmt.Errorf("want at most one slug, got %d words: %w", c.NArg(), errUsage)
+		return fmt.Errorf("want at most one slug, got %s: %w", plural(c.NArg(), "word"), errUsage)
 	}
 	ws, err := engine.Init(e.locator(), c.Args().First(), e.now())
 	if err != nil {
@@ -129,15 +135,13 @@ func cmdRaise(c *cli.Context) error {
 	}
 	var r engine.RaiseRequest
 	if in := c.String("input"); in != "" {
-		b, err := readInput(in, e.stdin)
+		b, err := readInput("--input", in, e.stdin)
 		if err != nil {
 			return err
 		}
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			return mdstore.WithHint(fmt.Errorf("--input %s: %v: %w", in, err, engine.ErrBadArgs),
-				`fields: slice gate question options[] proposed sla route tags[] breakpoint blocking_slices answered choice`)
+		if err := decodeRaise(b, &r); err != nil {
+			return mdstore.WithHint(fmt.Errorf("--input %s: %w", in, err),
+				`a JSON object with fields: slice gate question options[] proposed sla route tags[] breakpoint blocking_slices answered choice`)
 		}
 	}
 	for name, dst := range map[string]*string{"slice": &r.Slice, "gate": &r.Gate, "question": &r.Question, "proposed": &r.Proposed,
@@ -188,6 +192,9 @@ func cmdRaise(c *cli.Context) error {
 	}
 	e.print(res, b.String())
 	if res.Outcome == engine.Paused {
+		if e.quiet && !e.json {
+			fmt.Fprintln(e.stdout, res.QID) // the agent must know what it waits for
+		}
 		return status(exitPaused)
 	}
 	return nil
@@ -202,16 +209,55 @@ func deref(s *string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// readInput reads FILE, or stdin for "-".
-func readInput(name string, stdin io.Reader) ([]byte, error) {
+// readInput reads the text a flag names: FILE, or stdin for "-". Text that
+// is not valid UTF-8 is refused, never repaired.
+func readInput(flag, name string, stdin io.Reader) ([]byte, error) {
+	var b []byte
+	var err error
 	if name == "-" {
-		return io.ReadAll(stdin)
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(name)
 	}
-	b, err := os.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("%v: %w", err, engine.ErrBadArgs)
+		return nil, fmt.Errorf("%s %s: %v: %w", flag, name, err, engine.ErrBadArgs)
+	}
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("%s %s: not valid UTF-8 (line %d): %w", flag, name, 1+bytes.Count(b[:invalidAt(b)], []byte("\n")), engine.ErrBadArgs)
 	}
 	return b, nil
+}
+
+// invalidAt is the offset of the first byte that is not valid UTF-8.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// decodeRaise reads --input: one JSON object of RaiseRequest's fields.
+func decodeRaise(b []byte, r *engine.RaiseRequest) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		return fmt.Errorf("not a JSON object: %w", engine.ErrBadArgs)
+	}
+	if err := dec.Decode(r); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("not valid JSON at line %d: %v: %w", 1+bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n")), err, engine.ErrBadArgs)
+		}
+		return fmt.Errorf("%v: %w", err, engine.ErrBadArgs)
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one JSON value: %w", engine.ErrBadArgs)
+	}
+	return nil
 }
 
 func cmdShow(c *cli.Context) error {
@@ -312,17 +358,17 @@ func cmdResolve(c *cli.Context) error {
 		if c.NArg() > 0 || kind != engine.StatusAnswered {
 			return fmt.Errorf("--batch takes no other arguments: %w", engine.ErrBadArgs)
 		}
-		b, err := readInput(c.String("batch"), e.stdin)
+		b, err := readInput("--batch", c.String("batch"), e.stdin)
 		if err != nil {
 			return err
 		}
-		if items, err = parseBatch(string(b)); err != nil {
+		if items, err = engine.ParseBatch(string(b)); err != nil {
 			return err
 		}
 	} else {
 		if c.NArg() < 2 {
 			what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
-			return mdstore.WithHint(fmt.Errorf("want <qid> <%s…>, got %d arguments: %w", what, c.NArg(), engine.ErrBadArgs),
+			return mdstore.WithHint(fmt.Errorf("want <qid> <%s…>, got %s: %w", what, plural(c.NArg(), "argument"), engine.ErrBadArgs),
 				"an empty answer is never approval; use -- before an answer that starts with '-'")
 		}
 		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
@@ -347,49 +393,34 @@ func cmdResolve(c *cli.Context) error {
 			again = " (already recorded)"
 		}
 		fmt.Fprintf(&b, "%s %s%s%s: %s\n", r.QID, r.Status, choice, again, oneLine(r.Answer))
-		if r.StateUpdated {
-			fmt.Fprintf(&b, "state: running; next: %s\n", r.NextAction)
+		switch {
+		case r.State == engine.CursorBlocked:
+			fmt.Fprintf(&b, "state: blocked (%s); a person lifts the stop: devrites-engine state resume\n", r.StopReason)
+		case r.StateUpdated:
+			fmt.Fprintf(&b, "state: %s; next: %s\n", r.State, r.NextAction)
 		}
 	}
 	e.print(res, b.String())
 	return nil
 }
 
-// parseBatch reads "qid: answer", "--drop qid: reason" and "--reject qid:
-// feedback" lines; blank lines and # comments are skipped.
-func parseBatch(s string) ([]engine.Resolution, error) {
-	var out []engine.Resolution
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		l := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		kind := engine.StatusAnswered
-		if rest, ok := strings.CutPrefix(l, "--drop "); ok {
-			kind, l = engine.StatusDropped, strings.TrimSpace(rest)
-		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
-			kind, l = engine.StatusRejected, strings.TrimSpace(rest)
-		} else if strings.HasPrefix(l, "-") {
-			return nil, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, engine.ErrBadArgs), "a line is qid: answer, --drop qid: reason, or --reject qid: feedback")
-		}
-		id, text, ok := strings.Cut(l, ":")
-		if !ok {
-			return nil, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, engine.ErrBadArgs), "a line is qid: answer, --drop qid: reason, or --reject qid: feedback")
-		}
-		out = append(out, engine.Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
+func cmdResume(c *cli.Context) error {
+	e, eng, err := openEnv(c)
+	if err != nil {
+		return err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("batch: %v: %w", err, engine.ErrBadArgs)
+	r, err := eng.Resume(e.ctx)
+	if err != nil {
+		return err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("batch: no entries: %w", engine.ErrBadArgs)
+	text := "state: " + r.Status + " (no stop to lift)\n"
+	if r.Lifted != "" || r.Status != engine.CursorRunning {
+		text = fmt.Sprintf("stop lifted (%s); state: %s; next: %s\n", r.Lifted, r.Status, r.NextAction)
 	}
-	return out, nil
+	e.print(r, text)
+	return nil
 }
+
 
 func cmdQIDNext(c *cli.Context) error {
 	e, eng, err := openEnv(c)
@@ -435,7 +466,7 @@ func cmdQuestionShow(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return fmt.Errorf("want one <qid>, got %d arguments: %w", c.NArg(), engine.ErrBadArgs)
+		return fmt.Errorf("want one <qid>, got %s: %w", plural(c.NArg(), "argument"), engine.ErrBadArgs)
 	}
 	q, err := eng.Get(c.Args().First())
 	if err != nil {

@@ -39,9 +39,11 @@ var codes = []struct {
 	{mdstore.ErrBadSlug, exitBadArgs, "bad-arguments"},
 	{errUsage, exitBadArgs, "usage"},
 	{engine.ErrSchema, exitMalformed, "schema"},
+	{engine.ErrAmbiguous, exitMalformed, "ambiguous-qid"},
 	{mdstore.ErrMalformed, exitMalformed, "malformed"},
 	{engine.ErrConflict, exitConflict, "conflict"},
 	{engine.ErrPaused, exitConflict, "paused"},
+	{engine.ErrStopped, exitConflict, "stopped"},
 	{engine.ErrNotOpen, exitConflict, "not-open"},
 	{engine.ErrExists, exitConflict, "exists"},
 	{mdstore.ErrNoQuestion, exitUnknown, "unknown-qid"},
@@ -84,8 +86,9 @@ func report(stderr io.Writer, asJSON bool, err error) int {
 	msg := "devrites-engine: " + strings.TrimSpace(err.Error())
 	hints := mdstore.Hints(err)
 	if asJSON {
-		b, _ := json.Marshal(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints)})
-		fmt.Fprintln(stderr, string(b))
+		enc := json.NewEncoder(stderr)
+		enc.SetEscapeHTML(false) // "<answer>" in a hint stays readable
+		_ = enc.Encode(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints)})
 		return code
 	}
 	fmt.Fprintln(stderr, msg)

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+const batchForm = "a line is qid: answer, --drop qid: reason, or --reject qid: feedback"
+
+// ParseBatch reads the lines of `state resolve --batch`: "qid: answer",
+// "--drop qid: reason" and "--reject qid: feedback"; blank lines and #
+// comments are skipped. Every malformed line is reported, not only the
+// first.
+func ParseBatch(s string) ([]Resolution, error) {
+	var out []Resolution
+	var bad lineErrors
+	sc := bufio.NewScanner(strings.NewReader(s))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		l := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		kind := StatusAnswered
+		if rest, ok := strings.CutPrefix(l, "--drop "); ok {
+			kind, l = StatusDropped, strings.TrimSpace(rest)
+		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
+			kind, l = StatusRejected, strings.TrimSpace(rest)
+		} else if strings.HasPrefix(l, "-") {
+			bad = append(bad, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, ErrBadArgs), batchForm))
+			continue
+		}
+		id, text, ok := strings.Cut(l, ":")
+		if !ok {
+			bad = append(bad, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, ErrBadArgs), batchForm))
+			continue
+		}
+		out = append(out, Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("batch: %v: %w", err, ErrBadArgs)
+	}
+	if err := bad.err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("batch: no entries: %w", ErrBadArgs)
+	}
+	return out, nil
+}
+
+// lineErrors are the problems of a batch, one a line, in line order.
+type lineErrors []error
+
+// err is the first problem, counting the others, whose messages follow as
+// hints; nil when there is none. The exit code is the first problem's.
+func (l lineErrors) err() error {
+	switch len(l) {
+	case 0:
+		return nil
+	case 1:
+		return l[0]
+	}
+	hints := make([]string, 0, len(l))
+	for _, e := range l[1:] {
+		hints = append(hints, "also "+e.Error())
+	}
+	hints = append(hints, "nothing was applied; a batch applies whole or not at all")
+	return mdstore.WithHint(&moreErrors{first: l[0], more: len(l) - 1}, hints...)
+}
+
+// moreErrors is the first problem of several; it unwraps to the first.
+type moreErrors struct {
+	first error
+	more  int
+}
+
+func (m *moreErrors) Error() string {
+	return fmt.Sprintf("%v (and %d more bad lines)", m.first, m.more)
+}
+func (m *moreErrors) Unwrap() error { return m.first }
+
+// validate checks one resolution against the files: the qid heads one
+// block, and the question is open and the resolution valid for it, or (on
+// the command line) the question is already final with this very
+// resolution, which makes the command an identical re-run.
+func (e *Engine) validate(f *files, it Resolution, batch bool, where string) error {
+	b, err := e.lookup(f.questions, it.QID)
+	switch {
+	case errors.Is(err, ErrUnknownQID) && batch:
+		return fmt.Errorf("%s: %w (%w)", where, ErrUnknownQID, ErrBadArgs)
+	case err != nil && batch:
+		return fmt.Errorf("batch line %d: %w", it.Line, err)
+	case err != nil:
+		return err
+	}
+	r := resolution{kind: it.Kind, text: it.Text}
+	st := b.Value("status")
+	if st == StatusOpen {
+		if _, err := e.resolvedValues(b, r); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		return nil
+	}
+	if batch {
+		return mdstore.WithHint(fmt.Errorf("%s: %w: it is %s (%w)", where, ErrNotOpen, st, ErrBadArgs), "remove the line; a batch applies only to open questions")
+	}
+	want, err := e.resolvedValues(b, r)
+	if err != nil || !sameResolution(b, want) {
+		return mdstore.WithHint(fmt.Errorf("%s is already %s (%q), not open: %w", it.QID, st, oneLine(b.Value("answer")), ErrConflict),
+			"a final question is not resolved again; raise a new question if the decision changed")
+	}
+	return nil
+}
