@@ -202,13 +202,15 @@ const MaxSLA = 365 * 24 * time.Hour
 // zero SLA, text that does not parse and anything above MaxSLA.
 func parseSLA(s string) (d time.Duration, ok bool) {
 	m := slaRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil || len(m[1]) > 9 { // 9 digits of seconds already pass MaxSLA; more could overflow
+	if m == nil {
 		return 0, false
 	}
-	n, _ := strconv.Atoi(m[1])
+	n, err := strconv.Atoi(m[1])
 	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[m[2]]
-	d = time.Duration(n) * unit
-	return d, n > 0 && d <= MaxSLA
+	if err != nil || n < 1 || int64(n) > int64(MaxSLA/unit) { // compared before multiplying: nothing overflows
+		return 0, false
+	}
+	return time.Duration(n) * unit, true
 }
 
 // slaError says what is wrong with an SLA that is neither "none" nor valid,
