@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -33,12 +34,12 @@ func ParseBatch(s string) ([]Resolution, error) {
 		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
 			kind, l = StatusRejected, strings.TrimSpace(rest)
 		} else if strings.HasPrefix(l, "-") {
-			bad = append(bad, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, ErrBadArgs), batchForm))
+			bad = append(bad, lineError{n, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, ErrBadArgs), batchForm)})
 			continue
 		}
 		id, text, ok := strings.Cut(l, ":")
 		if !ok {
-			bad = append(bad, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, ErrBadArgs), batchForm))
+			bad = append(bad, lineError{n, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, ErrBadArgs), batchForm)})
 			continue
 		}
 		out = append(out, Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
@@ -55,24 +56,33 @@ func ParseBatch(s string) ([]Resolution, error) {
 	return out, nil
 }
 
-// lineErrors are the problems of a batch, one a line, in line order.
-type lineErrors []error
+// lineError is a problem of one batch line.
+type lineError struct {
+	line int
+	err  error
+}
 
-// err is the first problem, counting the others, whose messages follow as
-// hints; nil when there is none. The exit code is the first problem's.
+// lineErrors are the problems of a batch.
+type lineErrors []lineError
+
+// err is the first problem by line, counting the others, whose messages
+// follow as hints; nil when there is none. The exit code is the first
+// problem's.
 func (l lineErrors) err() error {
-	switch len(l) {
-	case 0:
+	if len(l) == 0 {
 		return nil
-	case 1:
-		return l[0]
+	}
+	l = slices.Clone(l)
+	slices.SortStableFunc(l, func(a, b lineError) int { return a.line - b.line })
+	if len(l) == 1 {
+		return l[0].err
 	}
 	hints := make([]string, 0, len(l))
 	for _, e := range l[1:] {
-		hints = append(hints, "also "+e.Error())
+		hints = append(hints, "also "+e.err.Error())
 	}
 	hints = append(hints, "nothing was applied; a batch applies whole or not at all")
-	return mdstore.WithHint(&moreErrors{first: l[0], more: len(l) - 1}, hints...)
+	return mdstore.WithHint(&moreErrors{first: l[0].err, more: len(l) - 1}, hints...)
 }
 
 // moreErrors is the first problem of several; it unwraps to the first.

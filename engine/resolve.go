@@ -58,17 +58,13 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		}
 		return it.QID
 	}
+	// Text and syntax first, then, under the lock, the questions: a batch
+	// reports the problems of both kinds together, in line order.
 	var bad lineErrors
 	items = slices.Clone(items)
+	ok := make([]bool, len(items))
 	seen := map[string]int{}
 	for i, it := range items {
-		if err := checkQID(it.QID); err != nil {
-			if !batch {
-				return nil, err
-			}
-			bad = append(bad, fmt.Errorf("batch line %d: %w", it.Line, err))
-			continue
-		}
 		what := map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}[it.Kind]
 		text, err := cleanText(what, it.Text)
 		if err == nil && blank(text) {
@@ -79,17 +75,23 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 			err = fmt.Errorf("also on line %d: %w", prev, ErrBadArgs)
 		}
 		if err != nil {
-			if !batch {
-				return nil, fmt.Errorf("%s: %w", where(it), err)
+			err = fmt.Errorf("%s: %w", where(it), err)
+		}
+		if qerr := checkQID(it.QID); qerr != nil {
+			err = qerr
+			if batch {
+				err = fmt.Errorf("batch line %d: %w", it.Line, qerr)
 			}
-			bad = append(bad, fmt.Errorf("%s: %w", where(it), err))
+		}
+		if err != nil {
+			if !batch {
+				return nil, err
+			}
+			bad = append(bad, lineError{it.Line, err})
 			continue
 		}
-		items[i].Text = text
+		items[i].Text, ok[i] = text, true
 		seen[it.QID] = it.Line
-	}
-	if err := bad.err(); err != nil {
-		return nil, err
 	}
 	if by == "" {
 		by = e.Actor
@@ -99,13 +101,16 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 	err := e.transact(ctx, func(f *files) error {
 		res.Resolved, res.Warnings, fired = res.Resolved[:0], res.Warnings[:0], fired[:0]
 		// Validate everything against the file before changing anything.
-		var bad lineErrors
-		for _, it := range items {
+		bad := slices.Clone(bad)
+		for i, it := range items {
+			if !ok[i] {
+				continue
+			}
 			if err := e.validate(f, it, batch, where(it)); err != nil {
 				if !batch {
 					return err
 				}
-				bad = append(bad, err)
+				bad = append(bad, lineError{it.Line, err})
 			}
 		}
 		if err := bad.err(); err != nil {
