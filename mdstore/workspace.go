@@ -61,6 +61,10 @@ func Find(loc Locator) (*Workspace, error) {
 			return nil, WithHint(fmt.Errorf("%s: %w", loc.Workspace, ErrNoWorkspace),
 				"--workspace and DEVRITES_WORKSPACE name a feature directory such as .devrites/work/<slug>")
 		}
+		if isDir(filepath.Join(dir, ".devrites")) || filepath.Base(dir) == ".devrites" {
+			return nil, WithHint(fmt.Errorf("%s is a project, not a feature directory: %w", loc.Workspace, ErrNoWorkspace),
+				"pass --root "+loc.Workspace+" (the slug comes from --slug or .devrites/ACTIVE), or --workspace .devrites/work/<slug>")
+		}
 		ws := &Workspace{Dir: dir, Slug: filepath.Base(dir), Project: dir}
 		if p := filepath.Dir(filepath.Dir(dir)); filepath.Base(p) == ".devrites" {
 			ws.Devrites, ws.Project = p, filepath.Dir(p)

@@ -421,7 +421,6 @@ func cmdResume(c *cli.Context) error {
 	return nil
 }
 
-
 func cmdQIDNext(c *cli.Context) error {
 	e, eng, err := openEnv(c)
 	if err != nil {
