@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,7 +104,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		event = "test"
 	}
 	if !slices.Contains(TestEvents, event) {
-		return nil, mdstore.WithHint(fmt.Errorf("--event %q: %w", event, ErrBadArgs), "use one of "+strings.Join(TestEvents, ", "))
+		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--event %q", event), "use one of "+strings.Join(TestEvents, ", "))
 	}
 	afkPath := "AFK"
 	if e.WS.Devrites != "" {
@@ -113,13 +112,13 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	}
 	switch {
 	case !e.AFK.On:
-		return nil, mdstore.WithHint(fmt.Errorf("%s: no AFK file, so no notify hook: %w", afkPath, mdstore.ErrMissing),
+		return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrMissing, "%s: no AFK file, so no notify hook", afkPath),
 			"create it with a line such as: notify: ./scripts/page-me.sh")
 	case e.AFK.Broken:
-		return nil, mdstore.WithHint(fmt.Errorf("%s does not parse, so its notify hook is not known: %w", afkPath, ErrMalformed),
-			"fix the line the warning names; devrites-engine afk status shows the effect")
+		return nil, mdstore.Errorf(ErrMalformed, "%s does not parse, so its notify hook is not known", afkPath).
+			Hint("fix the line the warning names").Fix(mdstore.ShowAFK, "")
 	case e.AFK.Notify == "":
-		return nil, mdstore.WithHint(fmt.Errorf("%s: no notify command: %w", afkPath, mdstore.ErrMissing),
+		return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", afkPath),
 			"add a line such as: notify: ./scripts/page-me.sh")
 	}
 	f, err := e.read()

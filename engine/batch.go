@@ -34,24 +34,24 @@ func ParseBatch(s string) ([]Resolution, error) {
 		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
 			kind, l = StatusRejected, strings.TrimSpace(rest)
 		} else if strings.HasPrefix(l, "-") {
-			bad = append(bad, lineError{n, mdstore.WithHint(fmt.Errorf("batch line %d: unknown flag in %q: %w", n, l, ErrBadArgs), batchForm)})
+			bad = append(bad, lineError{n, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "batch line %d: unknown flag in %q", n, l), batchForm)})
 			continue
 		}
 		id, text, ok := strings.Cut(l, ":")
 		if !ok {
-			bad = append(bad, lineError{n, mdstore.WithHint(fmt.Errorf("batch line %d: no ':' after the qid: %w", n, ErrBadArgs), batchForm)})
+			bad = append(bad, lineError{n, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "batch line %d: no ':' after the qid", n), batchForm)})
 			continue
 		}
 		out = append(out, Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("batch: %v: %w", err, ErrBadArgs)
+		return nil, mdstore.Errorf(ErrBadArgs, "batch: %v", err)
 	}
 	if err := bad.err(); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("batch: no entries: %w", ErrBadArgs)
+		return nil, mdstore.Errorf(ErrBadArgs, "batch: no entries")
 	}
 	return out, nil
 }
@@ -104,7 +104,7 @@ func (e *Engine) validate(f *files, it Resolution, batch bool, where string) err
 	b, err := e.lookup(f.questions, it.QID)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && batch:
-		return fmt.Errorf("%s: %w (%w)", where, ErrUnknownQID, ErrBadArgs)
+		return mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")
 	case err != nil && batch:
 		return fmt.Errorf("batch line %d: %w", it.Line, err)
 	case err != nil:
@@ -119,11 +119,11 @@ func (e *Engine) validate(f *files, it Resolution, batch bool, where string) err
 		return nil
 	}
 	if batch {
-		return mdstore.WithHint(fmt.Errorf("%s: %w: it is %s (%w)", where, ErrNotOpen, st, ErrBadArgs), "remove the line; a batch applies only to open questions")
+		return mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, st).Hint("remove the line; a batch applies only to open questions")
 	}
 	want, err := e.resolvedValues(b, r)
 	if err != nil || !sameResolution(b, want) {
-		return mdstore.WithHint(fmt.Errorf("%s is already %s (%q), not open: %w", it.QID, st, oneLine(b.Value("answer")), ErrConflict),
+		return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, st, oneLine(b.Value("answer"))),
 			"a final question is not resolved again; raise a new question if the decision changed")
 	}
 	return nil

@@ -15,7 +15,7 @@ func TestParseBatchReportsEveryBadLine(t *testing.T) {
 	if !errors.Is(err, engine.ErrBadArgs) {
 		t.Fatalf("got %v, want %v", err, engine.ErrBadArgs)
 	}
-	if got, want := err.Error(), "batch line 3: no ':' after the qid: bad arguments (and 2 more bad lines)"; got != want {
+	if got, want := err.Error(), "batch line 3: no ':' after the qid (and 2 more bad lines)"; got != want {
 		t.Errorf("message: got %q, want %q", got, want)
 	}
 	hints := strings.Join(mdstore.Hints(err), "\n")

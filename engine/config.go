@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // AFK is the effective configuration of .devrites/AFK.
@@ -271,7 +273,7 @@ func LoadTemplates(devrites string) (Templates, error) {
 	}
 	var f Templates
 	if err := yaml.Unmarshal(b, &f); err != nil {
-		return t, fmt.Errorf("%s:%s: %w", path, yamlMessage(err), ErrMalformed)
+		return t, mdstore.Errorf(ErrMalformed, "%s:%s", path, yamlMessage(err))
 	}
 	for _, p := range []struct{ from, to *string }{{&f.Resume, &t.Resume}, {&f.Continue, &t.Continue}, {&f.Rescope, &t.Rescope}} {
 		if strings.TrimSpace(*p.from) != "" {

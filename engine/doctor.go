@@ -42,7 +42,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	t, err := LoadTemplates(ws.Devrites)
 	e.Templates = t
 	if err != nil {
-		problem := strings.TrimPrefix(errText(err), filepath.Join(ws.Devrites, "engine.yaml")+": ")
+		problem := strings.TrimPrefix(err.Error(), filepath.Join(ws.Devrites, "engine.yaml")+": ")
 		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
 			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
 	}
@@ -195,16 +195,6 @@ func (d *doctor) devritesName(name string) string {
 		return rel
 	}
 	return filepath.Join(ws.Devrites, name)
-}
-
-// errText is an error's message without the sentinel suffix and the
-// feature directory, for a finding that already names its file.
-func errText(err error) string {
-	msg := err.Error()
-	for _, s := range []error{mdstore.ErrMalformed, ErrMalformed} {
-		msg = strings.TrimSuffix(msg, ": "+s.Error())
-	}
-	return msg
 }
 
 // wsFiles is the workspace as doctor reads and repairs it.
@@ -871,7 +861,7 @@ func (d *doctor) renumber(w *wsFiles) error {
 		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
 		next, err := qid.Next(qids(w.questions), id.Date)
 		if err != nil {
-			return fmt.Errorf("renumbering %s: %w (%w)", old, err, ErrMalformed)
+			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
 		isMeant := meant == line
 		if err := w.questions.Rename(line, next); err != nil {

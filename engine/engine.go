@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -51,11 +51,11 @@ type files struct {
 func checkState(path string, s *mdstore.State) error {
 	n, err := s.Schema()
 	if err != nil {
-		return mdstore.WithHint(fmt.Errorf("%s: schema is not a number: %w", path, ErrMalformed), "set the schema row to 3, or run: devrites-engine doctor")
+		return mdstore.Errorf(ErrMalformed, "%s: schema is not a number", path).Hint("set the schema row to "+strconv.Itoa(SchemaVersion)).Fix(mdstore.RunDoctor, "")
 	}
 	if n > SchemaVersion {
-		return mdstore.WithHint(fmt.Errorf("%s: schema %d is newer than this binary understands (%d): %w", path, n, SchemaVersion, ErrSchema),
-			"upgrade devrites-engine; this workspace was written by a newer version")
+		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, SchemaVersion).
+			Hint("this workspace was written by a newer version").Fix(mdstore.UpgradeEngine, "")
 	}
 	return nil
 }
@@ -138,11 +138,11 @@ func (e *Engine) questions(qs *mdstore.Questions) []Question {
 // NUL bytes and invalid UTF-8 are refused. what names the text in errors.
 func cleanText(what, s string) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", fmt.Errorf("%s is not valid UTF-8: %w", what, ErrBadArgs)
+		return "", mdstore.Errorf(ErrBadArgs, "%s is not valid UTF-8", what)
 	}
 	for _, r := range s {
 		if r == 0 {
-			return "", fmt.Errorf("%s contains a NUL byte: %w", what, ErrBadArgs)
+			return "", mdstore.Errorf(ErrBadArgs, "%s contains a NUL byte", what)
 		}
 	}
 	return normalizeNewlines(s), nil

@@ -25,8 +25,7 @@ func (e *Engine) readable(w *wsFiles) error {
 		if f.Line > 0 {
 			where += fmt.Sprintf(":%d", f.Line)
 		}
-		return mdstore.WithHint(fmt.Errorf("%s: %s: %w", where, f.Problem, ErrMalformed),
-			"nothing was written; "+f.Mend, "then check the workspace: devrites-engine doctor")
+		return mdstore.Errorf(ErrMalformed, "%s: %s", where, f.Problem).Hint("nothing was written; "+f.Mend).Fix(mdstore.RunDoctor, "")
 	}
 	return nil
 }

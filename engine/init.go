@@ -57,11 +57,11 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 	}
 	if ws.Devrites != "" {
 		if legacy := filepath.Join(ws.Devrites, "features", ws.Slug); dirExists(legacy) {
-			return nil, mdstore.WithHint(fmt.Errorf("%s: %w", legacy, ErrExists), "the workspace exists under the older features/ name; use it as it is")
+			return nil, mdstore.WithHint(mdstore.Errorf(ErrExists, "%s already exists", legacy), "the workspace exists under the older features/ name; use it as it is")
 		}
 	}
 	exists := func() error {
-		return mdstore.WithHint(fmt.Errorf("%s: %w", ws.Dir, ErrExists), "init never overwrites; pick another slug, or use the workspace as it is")
+		return mdstore.WithHint(mdstore.Errorf(ErrExists, "%s already exists", ws.Dir), "init never overwrites; pick another slug, or use the workspace as it is")
 	}
 	// An empty directory is refused too: rename would replace it.
 	if _, err := os.Lstat(ws.Dir); err == nil {

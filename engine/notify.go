@@ -12,7 +12,7 @@ func (e *Engine) event(name string, q Question) notify.Event {
 	ev := notify.Event{Event: name, QID: q.QID, Gate: q.Gate, Slice: q.Slice, Slug: e.WS.Slug,
 		Question: q.Question, Proposed: q.Proposed, SLA: q.SLA, RaisedAt: q.RaisedAt,
 		Workspace: e.WS.Dir, Status: q.Status, Options: q.Options,
-		Resume: "devrites-engine state resolve " + q.QID + " \"<answer>\""}
+		Resume: ResolveCommand(q.QID)}
 	if q.Answer != nil {
 		ev.Answer = *q.Answer
 	}

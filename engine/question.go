@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -223,9 +222,9 @@ func slaError(s string) error {
 		return nil
 	}
 	if slaRE.MatchString(strings.TrimSpace(s)) && strings.Trim(s, "0smhd") != "" {
-		return fmt.Errorf("SLA %q is longer than 365d: %w", s, ErrBadArgs)
+		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
 	}
-	return fmt.Errorf("SLA %q: %w", s, ErrBadArgs)
+	return mdstore.Errorf(ErrBadArgs, "SLA %q", s)
 }
 
 func (q Question) raisedTime() (time.Time, bool) {
@@ -282,7 +281,7 @@ func (q Question) Render() string {
 		b.WriteString(mark + strconv.Itoa(i+1) + ". " + o + "\n")
 	}
 	if q.Status == StatusOpen {
-		b.WriteString("resolve: devrites-engine state resolve " + q.QID + " \"<answer>\"\n")
+		b.WriteString("resolve: " + ResolveCommand(q.QID) + "\n")
 	} else {
 		b.WriteString("status: " + q.Status)
 		if q.Answer != nil {
@@ -291,6 +290,12 @@ func (q Question) Render() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// ResolveCommand is the command a person runs to answer qid, as every
+// output and the notify hook (DEVRITES_RESUME) spell it.
+func ResolveCommand(qid string) string {
+	return "devrites-engine state resolve " + qid + ` "<answer>"`
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

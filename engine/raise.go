@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -59,11 +58,11 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 		return err
 	}
 	if blank(r.Question) {
-		return mdstore.WithHint(fmt.Errorf("no question text: %w", ErrBadArgs),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "no question text"),
 			"pass --question, or --slice naming a tasks.md slice with a Checkpoint")
 	}
 	if r.Gate == "escalating" && blank(r.Route) {
-		return mdstore.WithHint(fmt.Errorf("an escalating gate needs --route: %w", ErrBadArgs), "name who it escalates to, e.g. --route security-oncall")
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "an escalating gate needs --route"), "name who it escalates to, e.g. --route security-oncall")
 	}
 	if r.SLA == "" {
 		r.SLA = defaultSLA[r.Gate]
@@ -78,13 +77,13 @@ func (r *RaiseRequest) prepare(tasks []byte) error {
 		r.Proposed = optionTitle(r.Options[0])
 	}
 	if r.Choice != 0 && (r.Choice < 1 || r.Choice > len(r.Options)) {
-		return fmt.Errorf("--choice %d: there are %d options: %w", r.Choice, len(r.Options), ErrBadArgs)
+		return mdstore.Errorf(ErrBadArgs, "--choice %d: there are %d options", r.Choice, len(r.Options))
 	}
 	if r.Answered != "" && blank(r.Answered) {
-		return fmt.Errorf("--answered is blank: %w", ErrBadArgs)
+		return mdstore.Errorf(ErrBadArgs, "--answered is blank")
 	}
 	if r.Choice != 0 && r.Answered != "" && !answersOption(r.Answered, r.Choice, r.Options[r.Choice-1]) {
-		return mdstore.WithHint(fmt.Errorf("--choice %d is %q, but --answered says %q: %w", r.Choice, optionTitle(r.Options[r.Choice-1]), oneLine(r.Answered), ErrBadArgs),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", r.Choice, optionTitle(r.Options[r.Choice-1]), oneLine(r.Answered)),
 			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(r.Choice)+"'s text")
 	}
 	return nil
@@ -133,14 +132,14 @@ func (r *RaiseRequest) gatekeeping(tasks []byte) error {
 	}
 	r.Gate = strings.ToLower(strings.TrimSpace(r.Gate))
 	if r.Gate == "" {
-		return mdstore.WithHint(fmt.Errorf("no gate: %w", ErrBadArgs), "pass --gate advisory|validating|blocking|escalating")
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "no gate"), "pass --gate advisory|validating|blocking|escalating")
 	}
 	if !validGate(r.Gate) {
-		return mdstore.WithHint(fmt.Errorf("unknown gate %q: %w", r.Gate, ErrBadArgs), "use one of advisory, validating, blocking, escalating")
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown gate %q", r.Gate), "use one of advisory, validating, blocking, escalating")
 	}
 	for _, t := range r.Tags {
 		if blank(t) || strings.ContainsAny(t, ",\n") {
-			return fmt.Errorf("tag %q: %w", t, ErrBadArgs)
+			return mdstore.Errorf(ErrBadArgs, "tag %q", t)
 		}
 	}
 	if r.Breakpoint == "" {
@@ -159,10 +158,10 @@ func (r *RaiseRequest) prepareOptions() error {
 		}
 		o = strings.TrimSpace(optionNumber.ReplaceAllString(o, ""))
 		if o == "" {
-			return fmt.Errorf("option %d is empty: %w", i+1, ErrBadArgs)
+			return mdstore.Errorf(ErrBadArgs, "option %d is empty", i+1)
 		}
 		if strings.Contains(o, "\n") {
-			return mdstore.WithHint(fmt.Errorf("option %d has a line break: %w", i+1, ErrBadArgs),
+			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %d has a line break", i+1),
 				"an option is one line: \"title — trade-offs\"")
 		}
 		if strings.EqualFold(o, escapeHatch) {
@@ -172,7 +171,7 @@ func (r *RaiseRequest) prepareOptions() error {
 		given = append(given, o)
 	}
 	if len(given) < 1 || len(given) > 3 {
-		return mdstore.WithHint(fmt.Errorf("%d options given: %w", len(given), ErrBadArgs),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%d options given", len(given)),
 			"give 1 to 3 --option, recommended first; the engine adds \""+escapeHatch+"\"")
 	}
 	if !strings.Contains(given[0], "(Recommended)") {
@@ -236,13 +235,13 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		if d.Outcome == Paused {
 			if reason, stopped := stopReason(f.state); stopped {
-				return mdstore.WithHint(fmt.Errorf("%w: blocked (%s); a question that pauses waits until a person lifts the stop", ErrStopped, reason),
-					"a person lifts the stop: devrites-engine state resume")
+				return mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
+					Fix(mdstore.LiftStop, "")
 			}
 			if awaited := f.state.AwaitingQID(); awaited != "" {
 				if b := f.questions.Find(awaited); b != nil && b.Value("status") == StatusOpen {
-					return mdstore.WithHint(fmt.Errorf("%s is still awaiting a human: %w", awaited, ErrPaused),
-						"one question per pause: resolve it first (devrites-engine state resolve "+awaited+" \"<answer>\"), or re-slice")
+					return mdstore.Errorf(ErrPaused, "%s is still awaiting a human", awaited).
+						Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, awaited)
 				}
 			}
 		}

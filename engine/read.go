@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -58,7 +57,7 @@ func (e *Engine) List(status string) ([]Question, error) {
 	switch status {
 	case "", "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
 	default:
-		return nil, mdstore.WithHint(fmt.Errorf("--status %q: %w", status, ErrBadArgs), "use one of open, answered, dropped, rejected, all")
+		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--status %q", status), "use one of open, answered, dropped, rejected, all")
 	}
 	f, err := e.read()
 	if err != nil {
@@ -108,20 +107,20 @@ func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error
 	case 1:
 		return first, nil
 	}
-	return nil, mdstore.WithHint(fmt.Errorf("%s: %s heads %d blocks, at lines %s: %w",
-		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and "), ErrAmbiguous),
-		"nothing was written; renumber the later ones: devrites-engine doctor --fix")
+	return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s heads %d blocks, at lines %s",
+		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
+		Hint("nothing was written; doctor renumbers the later ones").Fix(mdstore.RunDoctorFix, "")
 }
 
 func checkQID(id string) error {
 	if _, err := qid.Parse(id); err != nil {
-		return fmt.Errorf("%v: %w", err, ErrBadArgs)
+		return mdstore.Errorf(ErrBadArgs, "%v", err)
 	}
 	return nil
 }
 
 func unknownQID(id string) error {
-	return mdstore.WithHint(fmt.Errorf("%s: %w", id, ErrUnknownQID), "list the questions: devrites-engine questions list --status all")
+	return mdstore.Errorf(ErrUnknownQID, "%s: unknown qid", id).Fix(mdstore.ListQuestions, "")
 }
 
 // NextQID is the id the next raise would get. It takes the lock briefly so
@@ -147,8 +146,8 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 func (e *Engine) nextQID(qs *mdstore.Questions) (string, error) {
 	id, err := qid.Next(qids(qs), qid.Date(e.Now()))
 	if err != nil {
-		return "", mdstore.WithHint(fmt.Errorf("%s: %w (%w)", e.WS.Path(mdstore.QuestionsFile), err, ErrMalformed),
-			"a question id of today already has the largest suffix ("+fmt.Sprint(qid.MaxN)+"): run devrites-engine doctor")
+		return "", mdstore.Errorf(ErrMalformed, "%s: %w", e.WS.Path(mdstore.QuestionsFile), err).
+			Hint("a question id of today already has the largest suffix ("+strconv.Itoa(qid.MaxN)+")").Fix(mdstore.RunDoctor, "")
 	}
 	return id, nil
 }
@@ -209,8 +208,8 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			}
 		}
 	default:
-		return nil, mdstore.WithHint(fmt.Errorf("%s: status %q is not running, awaiting_human or blocked: %w",
-			e.WS.Path(mdstore.StateFile), status, ErrMalformed), "run: devrites-engine doctor")
+		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human or blocked",
+			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
 	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
@@ -245,14 +244,14 @@ func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
 	switch r.Status {
 	case CursorBlocked, CursorAwaiting, CursorRunning:
 	default:
-		return mdstore.WithHint(fmt.Errorf("--status %q: %w", r.Status, ErrBadArgs), "use one of blocked, awaiting_human, running")
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--status %q", r.Status), "use one of blocked, awaiting_human, running")
 	}
 	for _, p := range []struct{ name, v string }{{"--reason", r.Reason}, {"--resume", r.Resume}} {
 		if blank(p.v) {
-			return fmt.Errorf("%s is empty: %w", p.name, ErrBadArgs)
+			return mdstore.Errorf(ErrBadArgs, "%s is empty", p.name)
 		}
 		if strings.ContainsAny(p.v, "\r\n") {
-			return mdstore.WithHint(fmt.Errorf("%s has a line break: %w", p.name, ErrBadArgs), "state.md keeps one line per key; put longer text in a question or the decision log")
+			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s has a line break", p.name), "state.md keeps one line per key; put longer text in a question or the decision log")
 		}
 		if _, err := cleanText(p.name, p.v); err != nil {
 			return err
@@ -296,8 +295,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 			return nil // unchanged bytes are not written
 		}
 		if status == CursorAwaiting && reason == "" {
-			return mdstore.WithHint(fmt.Errorf("%w: awaiting a human on %s, not stopped", ErrPaused, s.AwaitingQID()),
-				"answer the question: devrites-engine state resolve "+s.AwaitingQID()+" \"<answer>\"")
+			return mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", s.AwaitingQID()).Fix(mdstore.ResolveAwaited, s.AwaitingQID())
 		}
 		s.Delete("stop_reason")
 		r.Status = CursorRunning

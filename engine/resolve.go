@@ -68,11 +68,11 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		what := map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}[it.Kind]
 		text, err := cleanText(what, it.Text)
 		if err == nil && blank(text) {
-			err = mdstore.WithHint(fmt.Errorf("empty %s: %w", what, ErrBadArgs),
+			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
 				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
 		}
 		if prev, dup := seen[it.QID]; err == nil && dup && batch {
-			err = fmt.Errorf("also on line %d: %w", prev, ErrBadArgs)
+			err = mdstore.Errorf(ErrBadArgs, "also on line %d", prev)
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", where(it), err)
@@ -187,7 +187,7 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	}
 	title := optionTitle(opts[r.choice-1])
 	if r.choice == len(opts) && strings.HasPrefix(strings.ToLower(title), "something else") && r.text == "" {
-		return r, mdstore.WithHint(fmt.Errorf("option %d is \"%s\": %w", r.choice, opts[r.choice-1], ErrBadArgs),
+		return r, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %d is \"%s\"", r.choice, opts[r.choice-1]),
 			"describe the answer in words instead of picking the escape hatch")
 	}
 	if r.text == "" {
@@ -203,10 +203,10 @@ func isNumber(s string) bool {
 
 func optionRangeError(n string, options int) error {
 	if options == 0 {
-		return mdstore.WithHint(fmt.Errorf("option %s does not exist: the question has no options: %w", n, ErrBadArgs),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %s does not exist: the question has no options", n),
 			"an answer made only of digits picks an option; answer in words, e.g. \""+n+" of them\"")
 	}
-	return mdstore.WithHint(fmt.Errorf("option %s does not exist: the question has %d options: %w", n, options, ErrBadArgs),
+	return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %s does not exist: the question has %d options", n, options),
 		"answer with an option number from 1 to "+strconv.Itoa(options)+", or with text")
 }
 

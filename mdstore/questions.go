@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
 	"strings"
 	"unsafe"
@@ -378,7 +377,7 @@ type KV struct{ Key, Value string }
 func (q *Questions) Set(qid string, kvs ...KV) error {
 	b := q.Find(qid)
 	if b == nil {
-		return fmt.Errorf("%s: %w", qid, ErrNoQuestion)
+		return Errorf(ErrNoQuestion, "%s: unknown qid", qid)
 	}
 	b.parse()
 	var added []string
@@ -502,10 +501,10 @@ func (q *Questions) Rename(line int, newQID string) error {
 		}
 	}
 	if b == nil { // not a heading, or one inside fenced code
-		return fmt.Errorf("line %d: %w", line, ErrNoQuestion)
+		return Errorf(ErrNoQuestion, "no question at line %d", line)
 	}
 	if !questionHeading.MatchString("## " + newQID) {
-		return fmt.Errorf("%q is not a qid: %w", newQID, ErrMalformed)
+		return Errorf(ErrMalformed, "%q is not a qid", newQID)
 	}
 	q.d.setText(i, "## "+newQID)
 	// No line moves: blocks already handed out stay valid where they are,

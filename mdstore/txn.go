@@ -44,7 +44,7 @@ func (tx *Tx) Read(name string) ([]byte, error) {
 		return nil, err
 	}
 	if !f.exists && !f.dirty {
-		return nil, WithHint(fmt.Errorf("%s: %w", tx.ws.Path(name), ErrMissing), "run: devrites-engine doctor")
+		return nil, Errorf(ErrMissing, "%s: missing", tx.ws.Path(name)).Fix(RunDoctor, "")
 	}
 	return f.data, nil
 }
@@ -178,7 +178,7 @@ func (tx *Tx) commit() error {
 // permissions; a path that exists and is not a regular file is refused.
 func WriteAtomic(path string, data []byte) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return malformed("%s: not a regular file", path)
+		return Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
 	// The temporary file goes in the same directory: renameio would otherwise
 	// probe $TMPDIR with a test rename on every write, and leave temporary
@@ -213,7 +213,7 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 		if pid := LockHolder(ws); pid > 0 {
 			holder = "pid " + strconv.Itoa(pid)
 		}
-		return nil, WithHint(fmt.Errorf("%s: held by %s: %w", path, holder, ErrBusy),
+		return nil, WithHint(Errorf(ErrBusy, "%s: the workspace is locked by %s", path, holder),
 			"retry, or raise --lock-timeout (now "+timeout.String()+")")
 	}
 	return func() { _ = fl.Unlock() }, nil

@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 // portable file names.
 func CheckSlug(slug string) error {
 	if !slugRE.MatchString(slug) || strings.Contains(slug, "..") {
-		return WithHint(fmt.Errorf("%q: %w", slug, ErrBadSlug),
+		return WithHint(Errorf(ErrBadSlug, "invalid slug %q", slug),
 			"a slug is 1 to 64 characters: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")
 	}
 	return nil
@@ -58,11 +57,11 @@ func Find(loc Locator) (*Workspace, error) {
 			return nil, err
 		}
 		if !isDir(dir) {
-			return nil, WithHint(fmt.Errorf("%s: %w", loc.Workspace, ErrNoWorkspace),
+			return nil, WithHint(Errorf(ErrNoWorkspace, "%s: no such feature directory", loc.Workspace),
 				"--workspace and DEVRITES_WORKSPACE name a feature directory such as .devrites/work/<slug>")
 		}
 		if isDir(filepath.Join(dir, ".devrites")) || filepath.Base(dir) == ".devrites" {
-			return nil, WithHint(fmt.Errorf("%s is a project, not a feature directory: %w", loc.Workspace, ErrNoWorkspace),
+			return nil, WithHint(Errorf(ErrNoWorkspace, "%s is a project, not a feature directory", loc.Workspace),
 				"pass --root "+loc.Workspace+" (the slug comes from --slug or .devrites/ACTIVE), or --workspace .devrites/work/<slug>")
 		}
 		ws := &Workspace{Dir: dir, Slug: filepath.Base(dir), Project: dir}
@@ -79,8 +78,8 @@ func Find(loc Locator) (*Workspace, error) {
 	if slug == "" {
 		b, err := os.ReadFile(filepath.Join(devrites, "ACTIVE"))
 		if err != nil {
-			return nil, WithHint(fmt.Errorf("%s: no active feature: %w", filepath.Join(devrites, "ACTIVE"), ErrNoWorkspace),
-				"pass --slug, or run: devrites-engine init <slug>")
+			return nil, Errorf(ErrNoWorkspace, "%s: no active feature", filepath.Join(devrites, "ACTIVE")).
+				Hint("name the feature with --slug, or create one").Fix(RunInit, "")
 		}
 		slug = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	}
@@ -93,8 +92,7 @@ func Find(loc Locator) (*Workspace, error) {
 		if legacy := filepath.Join(devrites, "features", slug); isDir(legacy) {
 			ws.Dir = legacy
 		} else {
-			return nil, WithHint(fmt.Errorf("%s: %w", ws.Dir, ErrNoWorkspace),
-				"run: devrites-engine init "+slug)
+			return nil, Errorf(ErrNoWorkspace, "%s: no such workspace", ws.Dir).Fix(RunInit, slug)
 		}
 	}
 	return ws, nil
@@ -111,7 +109,7 @@ func devritesDir(loc Locator) (string, error) {
 			root = filepath.Join(root, ".devrites")
 		}
 		if !isDir(root) {
-			return "", WithHint(fmt.Errorf("%s: %w", root, ErrNoWorkspace), "run: devrites-engine init <slug>")
+			return "", Errorf(ErrNoWorkspace, "%s: no .devrites directory", root).Fix(RunInit, "")
 		}
 		return root, nil
 	}
@@ -133,8 +131,8 @@ func devritesDir(loc Locator) (string, error) {
 		}
 		dir = parent
 	}
-	return "", WithHint(fmt.Errorf("no .devrites directory in %s or above it: %w", start, ErrNoWorkspace),
-		"run: devrites-engine init <slug>, or pass --root or --workspace")
+	return "", Errorf(ErrNoWorkspace, "no .devrites directory in %s or above it", start).
+		Hint("point at one with --root or --workspace, or create one").Fix(RunInit, "")
 }
 
 // ProjectDir returns where init creates .devrites: the --root given, the
@@ -180,13 +178,13 @@ func (ws *Workspace) ReadFile(name string) ([]byte, error) {
 	p := ws.Path(name)
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, WithHint(fmt.Errorf("%s: %w", p, ErrMissing), "run: devrites-engine doctor")
+		return nil, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, WithHint(malformed("%s: not a regular file", p),
+		return nil, WithHint(Errorf(ErrMalformed, "%s: not a regular file", p),
 			"state.md, questions.md and decisions.md must be plain files, not links or devices")
 	}
 	return os.ReadFile(p)

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devrites/devrites-engine/engine"
 	"github.com/urfave/cli/v2"
+
+	"github.com/devrites/devrites-engine/engine"
 )
 
 // afkCommands are the AFK, notify and reminder commands. `questions

@@ -11,10 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
-	"github.com/urfave/cli/v2"
 )
 
 // run is the whole program; main only exits with what it returns.
@@ -42,7 +43,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var s status
 	if !errors.As(err, &ce) && !errors.As(err, &s) && !errors.Is(err, errUsage) {
-		err = fmt.Errorf("%w: %w", err, errUsage) // urfave's own parse errors
+		err = mdstore.Errorf(errUsage, "%w", err) // urfave's own parse errors
 	}
 	return report(stderr, asJSON, err)
 }
@@ -101,7 +102,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					if cc.Args().Present() {
 						what = fmt.Sprintf("unknown subcommand %q", cc.Args().First())
 					}
-					return &cmdError{full, mdstore.WithHint(fmt.Errorf("%s: %w", what, errUsage),
+					return &cmdError{full, mdstore.WithHint(mdstore.Errorf(errUsage, "%s", what),
 						"one of: "+strings.Join(names, ", "))}
 				}
 			}
@@ -113,7 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app.CommandNotFound = func(c *cli.Context, name string) {}
 	app.Action = func(c *cli.Context) error {
 		if c.Args().Present() {
-			return mdstore.WithHint(fmt.Errorf("unknown command %q: %w", c.Args().First(), errUsage),
+			return mdstore.WithHint(mdstore.Errorf(errUsage, "unknown command %q", c.Args().First()),
 				"run: devrites-engine --help")
 		}
 		return cli.ShowAppHelp(c)
@@ -123,7 +124,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 
 func usageError(cmd string) cli.OnUsageErrorFunc {
 	return func(_ *cli.Context, err error, _ bool) error {
-		err = fmt.Errorf("%s: %w", flagMessage(err.Error()), errUsage)
+		err = mdstore.Errorf(errUsage, "%s", flagMessage(err.Error()))
 		if cmd == "" {
 			return err
 		}
@@ -166,7 +167,7 @@ func wrap(cmd string, action cli.ActionFunc) cli.ActionFunc {
 func envOf(c *cli.Context) (*env, error) {
 	now, err := qid.Clock(os.Getenv("DEVRITES_NOW"))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", err, engine.ErrBadArgs)
+		return nil, mdstore.Errorf(engine.ErrBadArgs, "%w", err)
 	}
 	app := c.App
 	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/urfave/cli/v2"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // textCommands take free text after their first argument (the qid): there,
@@ -48,12 +48,12 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 			}
 			full := strings.Join(path, " ")
 			if hint, text := textCommands[full]; text && len(positional) > 0 && !(global && f != nil) && f != cli.HelpFlag {
-				return nil, full, &cmdError{full, mdstore.WithHint(fmt.Errorf("%s after the qid: the answer text may not hold flags: %w", a, errUsage), hint)}
+				return nil, full, &cmdError{full, mdstore.WithHint(mdstore.Errorf(errUsage, "%s after the qid: the answer text may not hold flags", a), hint)}
 			}
 			take := []string{a}
 			if f != nil && !hasValue && takesValue(f) {
 				if i+1 >= len(args) {
-					return nil, "", usageAt(path, fmt.Errorf("flag --%s needs a value: %w", strings.TrimLeft(name, "-"), errUsage))
+					return nil, "", usageAt(path, mdstore.Errorf(errUsage, "flag --%s needs a value", strings.TrimLeft(name, "-")))
 				}
 				take = append(take, args[i+1])
 				i++
@@ -77,7 +77,7 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
-			return nil, "", usageAt(path, fmt.Errorf("argument %d is not valid UTF-8: %w", i, errUsage))
+			return nil, "", usageAt(path, mdstore.Errorf(errUsage, "argument %d is not valid UTF-8", i))
 		}
 	}
 	out := append([]string{args[0]}, globals...)

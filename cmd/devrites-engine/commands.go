@@ -11,9 +11,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/urfave/cli/v2"
 )
 
 // commands is the command tree: the HITL core here, AFK and notify in
@@ -114,7 +115,7 @@ func cmdInit(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 1 {
-		return fmt.Errorf("want at most one slug, got %s: %w", plural(c.NArg(), "word"), errUsage)
+		return mdstore.Errorf(errUsage, "want at most one slug, got %s", plural(c.NArg(), "word"))
 	}
 	ws, err := engine.Init(e.locator(), c.Args().First(), e.now())
 	if err != nil {
@@ -131,7 +132,7 @@ func cmdRaise(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 0 {
-		return mdstore.WithHint(fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage), "quote the question: --question \"…\"")
+		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First()).Hint("quote the question: --question \"…\"")
 	}
 	var r engine.RaiseRequest
 	if in := c.String("input"); in != "" {
@@ -159,11 +160,11 @@ func cmdRaise(c *cli.Context) error {
 	if c.IsSet("choice") {
 		r.Choice = c.Int("choice")
 		if r.Choice < 1 {
-			return fmt.Errorf("--choice %d: options are numbered from 1: %w", r.Choice, engine.ErrBadArgs)
+			return mdstore.Errorf(engine.ErrBadArgs, "--choice %d: options are numbered from 1", r.Choice)
 		}
 	}
 	if c.IsSet("answered") && strings.TrimSpace(r.Answered) == "" {
-		return fmt.Errorf("--answered is empty: %w", engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "--answered is empty")
 	}
 	eng, err := e.open()
 	if err != nil {
@@ -179,7 +180,7 @@ func cmdRaise(c *cli.Context) error {
 	switch res.Outcome {
 	case engine.Paused:
 		fmt.Fprintf(&b, "%s paused: a human must answer (%s, SLA %s)\n", res.QID, q.Gate, q.SLA)
-		fmt.Fprintf(&b, "resolve: devrites-engine state resolve %s \"<answer>\"\n", res.QID)
+		fmt.Fprintf(&b, "resolve: %s\n", engine.ResolveCommand(res.QID))
 	case engine.AutoPicked:
 		fmt.Fprintf(&b, "%s auto-picked option 1: %s (rule %d, %s)\n", res.QID, deref(q.Answer), res.Decision.Rule, res.Decision.Name)
 	case engine.Provisional:
@@ -220,10 +221,10 @@ func readInput(flag, name string, stdin io.Reader) ([]byte, error) {
 		b, err = os.ReadFile(name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %w", flag, name, err, engine.ErrBadArgs)
+		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: %v", flag, name, err)
 	}
 	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("%s %s: not valid UTF-8 (line %d): %w", flag, name, 1+bytes.Count(b[:invalidAt(b)], []byte("\n")), engine.ErrBadArgs)
+		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: not valid UTF-8 (line %d)", flag, name, 1+bytes.Count(b[:invalidAt(b)], []byte("\n")))
 	}
 	return b, nil
 }
@@ -245,17 +246,17 @@ func decodeRaise(b []byte, r *engine.RaiseRequest) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("not a JSON object: %w", engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "not a JSON object")
 	}
 	if err := dec.Decode(r); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fmt.Errorf("not valid JSON at line %d: %v: %w", 1+bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n")), err, engine.ErrBadArgs)
+			return mdstore.Errorf(engine.ErrBadArgs, "not valid JSON at line %d: %v", 1+bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n")), err)
 		}
-		return fmt.Errorf("%v: %w", err, engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "%v", err)
 	}
 	if dec.More() {
-		return fmt.Errorf("more than one JSON value: %w", engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "more than one JSON value")
 	}
 	return nil
 }
@@ -295,7 +296,7 @@ func openEnv(c *cli.Context) (*env, *engine.Engine, error) {
 		return nil, nil, err
 	}
 	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
-		return nil, nil, fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage)
+		return nil, nil, mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
 	}
 	eng, err := e.open()
 	return e, eng, err
@@ -328,7 +329,7 @@ func cmdStop(c *cli.Context) error {
 	}
 	req := engine.StopRequest{Status: c.String("status"), Reason: c.String("reason"), Resume: c.String("resume")}
 	if req.Status == "" {
-		return mdstore.WithHint(fmt.Errorf("--status is required: %w", engine.ErrBadArgs), "use one of blocked, awaiting_human, running")
+		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "--status is required"), "use one of blocked, awaiting_human, running")
 	}
 	if err := eng.Stop(e.ctx, req); err != nil {
 		return err
@@ -346,7 +347,7 @@ func cmdResolve(c *cli.Context) error {
 	kind := engine.StatusAnswered
 	switch {
 	case c.Bool("drop") && c.Bool("reject"):
-		return fmt.Errorf("--drop and --reject exclude each other: %w", engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "--drop and --reject exclude each other")
 	case c.Bool("drop"):
 		kind = engine.StatusDropped
 	case c.Bool("reject"):
@@ -356,7 +357,7 @@ func cmdResolve(c *cli.Context) error {
 	batch := c.IsSet("batch")
 	if batch {
 		if c.NArg() > 0 || kind != engine.StatusAnswered {
-			return fmt.Errorf("--batch takes no other arguments: %w", engine.ErrBadArgs)
+			return mdstore.Errorf(engine.ErrBadArgs, "--batch takes no other arguments")
 		}
 		b, err := readInput("--batch", c.String("batch"), e.stdin)
 		if err != nil {
@@ -368,7 +369,7 @@ func cmdResolve(c *cli.Context) error {
 	} else {
 		if c.NArg() < 2 {
 			what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
-			return mdstore.WithHint(fmt.Errorf("want <qid> <%s…>, got %s: %w", what, plural(c.NArg(), "argument"), engine.ErrBadArgs),
+			return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
 				"an empty answer is never approval; use -- before an answer that starts with '-'")
 		}
 		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
@@ -465,7 +466,7 @@ func cmdQuestionShow(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return fmt.Errorf("want one <qid>, got %s: %w", plural(c.NArg(), "argument"), engine.ErrBadArgs)
+		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", plural(c.NArg(), "argument"))
 	}
 	q, err := eng.Get(c.Args().First())
 	if err != nil {

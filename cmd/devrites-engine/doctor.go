@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/urfave/cli/v2"
 )
 
 // doctorCommands are the workspace health commands.
@@ -23,7 +24,7 @@ func doctorCommands() []*cli.Command {
 
 // errUnhealthy is doctor's decisive line when errors remain; the report on
 // stdout says which.
-var errUnhealthy = fmt.Errorf("the workspace has errors: %w", mdstore.ErrMalformed)
+var errUnhealthy = mdstore.Errorf(mdstore.ErrMalformed, "the workspace has errors")
 
 func cmdDoctor(c *cli.Context) error {
 	e, err := envOf(c)
@@ -31,7 +32,7 @@ func cmdDoctor(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: %w", c.Args().First(), errUsage)
+		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
 	}
 	ws, err := mdstore.Find(e.locator())
 	if err != nil {

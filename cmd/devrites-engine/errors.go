@@ -85,6 +85,9 @@ func report(stderr io.Writer, asJSON bool, err error) int {
 	code, kind := exitCode(err)
 	msg := "devrites-engine: " + strings.TrimSpace(err.Error())
 	hints := mdstore.Hints(err)
+	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
+		hints = append(hints, remedy(r, subject))
+	}
 	if asJSON {
 		enc := json.NewEncoder(stderr)
 		enc.SetEscapeHTML(false) // "<answer>" in a hint stays readable
@@ -96,6 +99,32 @@ func report(stderr io.Writer, asJSON bool, err error) int {
 		fmt.Fprintln(stderr, "hint: "+h)
 	}
 	return code
+}
+
+// remedy words a remedy the library named: the command to run.
+func remedy(r mdstore.Remedy, subject string) string {
+	switch r {
+	case mdstore.RunDoctor:
+		return "run: devrites-engine doctor"
+	case mdstore.RunDoctorFix:
+		return "run: devrites-engine doctor --fix"
+	case mdstore.RunInit:
+		if subject == "" {
+			subject = "<slug>"
+		}
+		return "run: devrites-engine init " + subject
+	case mdstore.ListQuestions:
+		return "list the questions: devrites-engine questions list --status all"
+	case mdstore.ResolveAwaited:
+		return "answer it: " + engine.ResolveCommand(subject)
+	case mdstore.LiftStop:
+		return "a person lifts the stop: devrites-engine state resume"
+	case mdstore.UpgradeEngine:
+		return "upgrade devrites-engine"
+	case mdstore.ShowAFK:
+		return "see what it does: devrites-engine afk status"
+	}
+	return ""
 }
 
 func nonNil(s []string) []string {
