@@ -328,3 +328,23 @@ func lastOfBreakpoint(history []Question, bp string) *Question {
 	}
 	return nil
 }
+
+// pause writes a pause on q into state.md, as a raise that pauses does.
+func (e *Engine) pause(f *files, q Question, logText string) {
+	phase, _ := f.state.Get("phase")
+	f.state.Set("status", "awaiting_human")
+	if q.Slice != "" {
+		f.state.Set("active_slice", q.Slice)
+	}
+	if _, ok := f.state.Get("slice_mode"); ok {
+		f.state.Set("slice_mode", "HITL")
+	}
+	f.state.Set("next_action", expand(e.Templates.Resume, q.QID, phase, q.Slice))
+	aw := []mdstore.KV{{Key: "question_id", Value: q.QID}, {Key: "gate", Value: q.Gate},
+		{Key: "question", Value: q.Question}, {Key: "proposed", Value: q.Proposed}, {Key: "raised_at", Value: q.RaisedAt}}
+	if q.BlockingSlices != "" {
+		aw = append(aw, mdstore.KV{Key: "blocking_slices", Value: q.BlockingSlices})
+	}
+	f.state.SetAwaiting(aw...)
+	f.state.AppendLog(e.logLine(f.state, logText))
+}

@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// Checks of the files themselves: text, schema, cursor, blocks, decisions.
+
+// Cursor statuses state.md may hold.
+var cursorStatuses = []string{"running", "awaiting_human", "blocked"}
+
+func (d *doctor) checkState(w *wsFiles) {
+	if !w.hasState {
+		w.refused = true
+		return
+	}
+	const file = mdstore.StateFile
+	d.checkText(file, w.origState)
+	s := w.state
+	schemaLine := 0
+	seen := map[string]int{}
+	for _, en := range s.Cursor() {
+		if en.Canon == "schema" {
+			schemaLine = en.Line()
+		}
+		if first, dup := seen[en.Canon]; dup {
+			d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: en.Line(),
+				Problem: fmt.Sprintf("key %q repeated (first at line %d): only the first is read", en.Key, first),
+				Mend:    "delete one of the two lines"})
+			continue
+		}
+		seen[en.Canon] = en.Line()
+	}
+	n, err := s.Schema()
+	switch {
+	case err != nil:
+		v, _ := s.Get("schema")
+		d.add(Finding{Severity: SevError, Kind: "schema", File: file, Line: schemaLine,
+			Problem: fmt.Sprintf("schema %q is not a number", v), Mend: "set the schema to " + strconv.Itoa(SchemaVersion)})
+		w.refused = true
+	case n > SchemaVersion:
+		d.add(Finding{Severity: SevError, Kind: "schema", File: file, Line: schemaLine,
+			Problem: fmt.Sprintf("schema %d is newer than this binary understands (%d)", n, SchemaVersion),
+			Mend:    "upgrade devrites-engine; nothing else is checked or repaired in state.md"})
+		w.refused = true
+		return
+	}
+	if len(s.Cursor()) == 0 {
+		mend := "add \"- Status: running\" and the other cursor lines before the first ## heading"
+		if s.Encoding() == mdstore.Table {
+			mend = "add rows such as \"| status | running |\" under the \"| Key | Value |\" header of ## Cursor"
+		}
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Problem: "no cursor entries found", Mend: mend})
+		return
+	}
+	status, ok := s.Get("status")
+	switch {
+	case !ok || strings.TrimSpace(status) == "":
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Problem: "no status in the cursor: it is read as running",
+			Mend: "add a status (running, awaiting_human or blocked)"})
+	case !slices.Contains(cursorStatuses, status):
+		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
+			Problem: fmt.Sprintf("status %q is not running, awaiting_human or blocked", status),
+			Mend:    "set it to running, awaiting_human or blocked"})
+	}
+}
+
+// Question statuses and the gate values a block may hold.
+var questionStatuses = []string{StatusOpen, StatusAnswered, StatusDropped, StatusRejected}
+
+func (d *doctor) checkQuestions(w *wsFiles) {
+	if !w.hasQ {
+		return
+	}
+	const file = mdstore.QuestionsFile
+	d.checkText(file, w.origQ)
+	heads := map[int]bool{}
+	for _, b := range w.questions.Blocks() {
+		heads[b.Line()] = true
+	}
+	for _, h := range w.questions.Headings() {
+		title := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h.Text), "#"))
+		switch {
+		case h.Unclosed && mdstore.IsQuestionHeading(h.Text):
+			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: h.Line,
+				Problem: "question heading inside a fenced code block: the question is not read",
+				Mend:    "close the fence (```) that is left open above this line"})
+		case !h.Fenced && !heads[h.Line] && strings.HasPrefix(title, "q-"):
+			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: h.Line,
+				Problem: fmt.Sprintf("heading %q is not a question heading: its fields are not read", h.Text),
+				Mend:    "write it as \"## q-YYYY-MM-DD-NNN\" (column 0, three or more digits, nothing after the id)"})
+		}
+	}
+	first := map[string]*mdstore.Block{}
+	for _, b := range w.questions.Blocks() {
+		if _, err := qid.Parse(b.QID); err != nil {
+			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
+				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
+		}
+		if f, dup := first[b.QID]; dup {
+			d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: file, Line: b.Line(),
+				Problem: fmt.Sprintf("qid %s is also used at line %d (two branches raised the same id?)", b.QID, f.Line()),
+				Mend:    "run: devrites-engine doctor --fix (renumbers this later block and records renumbered_from)", Fixable: !w.refused})
+		} else {
+			first[b.QID] = b
+		}
+		d.checkBlock(b)
+	}
+}
+
+func (d *doctor) checkBlock(b *mdstore.Block) {
+	const file = mdstore.QuestionsFile
+	seen := map[string]int{}
+	for _, f := range b.Fields() {
+		k := mdstore.NormKey(f.Key)
+		if prev, dup := seen[k]; dup {
+			d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: f.Line(),
+				Problem: fmt.Sprintf("%s: field %q repeated (first at line %d): only the first is read", b.QID, f.Key, prev),
+				Mend:    "delete one of the two"})
+			continue
+		}
+		seen[k] = f.Line()
+	}
+	status, ok := b.Get("status")
+	switch {
+	case !ok:
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(),
+			Problem: b.QID + ": no status field", Mend: "add \"status: open\" (or answered, dropped, rejected) under the heading"})
+	case !slices.Contains(questionStatuses, status):
+		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
+			Problem: fmt.Sprintf("%s: field \"status\" has unknown value %q", b.QID, status),
+			Mend:    "set it to open, answered, dropped or rejected"})
+	case status != StatusOpen:
+		if _, ok := b.Get("answer"); !ok {
+			d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen["status"],
+				Problem: fmt.Sprintf("%s: %s without an answer field", b.QID, status),
+				Mend:    "add the answer, reason or feedback as \"answer: …\""})
+		}
+	}
+	if sla, ok := b.Get("sla"); ok && slaError(sla) != nil {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["sla"],
+			Problem: fmt.Sprintf("%s: field \"sla\" has value %q, not none or a duration of at most 365d", b.QID, sla),
+			Mend:    "set it to none or a duration such as 15m, 4h, 24h, 7d"})
+	}
+	gate, ok := b.Get("gate")
+	switch {
+	case !ok:
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: b.Line(),
+			Problem: b.QID + ": no gate field", Mend: "add \"gate: advisory|validating|blocking|escalating\""})
+	case !validGate(gate):
+		d.add(Finding{Severity: SevError, Kind: "unknown-gate", File: file, Line: seen["gate"],
+			Problem: fmt.Sprintf("%s: field \"gate\" has unknown value %q", b.QID, gate),
+			Mend:    "set it to advisory, validating, blocking or escalating"})
+	}
+}
+
+// checkDecisions reports final questions the engine resolved whose decision
+// a crash kept out of decisions.md.
+func (d *doctor) checkDecisions(w *wsFiles) {
+	for _, b := range missingDecisions(w) {
+		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,
+			Problem: fmt.Sprintf("the decision of %s (%s, questions.md:%d) is not logged (a resolution interrupted before decisions.md was written?)", b.QID, b.Value("status"), b.Line()),
+			Mend:    "run: devrites-engine doctor --fix (appends it), or re-run the same state resolve", Fixable: !w.refused})
+	}
+}
+
+// missingDecisions returns the final blocks, resolved by the engine (they
+// carry answered_by), whose "## <qid> <status>" entry decisions.md lacks.
+// Duplicated and renumbered qids are left out: which entry is theirs cannot
+// be told.
+func missingDecisions(w *wsFiles) []*mdstore.Block {
+	logged := decisionHeadings(w.decisions)
+	count := map[string]int{}
+	for _, b := range w.questions.Blocks() {
+		count[b.QID]++
+	}
+	var out []*mdstore.Block
+	for _, b := range w.questions.Blocks() {
+		st := b.Value("status")
+		if st == StatusOpen || !slices.Contains(questionStatuses, st) || count[b.QID] > 1 {
+			continue
+		}
+		if _, byEngine := b.Get("answered_by"); !byEngine {
+			continue // resolved by hand, or before the engine kept a log
+		}
+		if _, renamed := b.Get("renumbered_from"); renamed {
+			continue
+		}
+		if !logged[decisionHeading(b.QID, st)] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func decisionHeadings(b []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if h, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "## "); ok {
+			out[strings.TrimSpace(h)] = true
+		}
+	}
+	return out
+}
+
+// checkText reports a file that is not text: invalid UTF-8, or binary
+// content (a NUL byte).
+func (d *doctor) checkText(file string, b []byte) {
+	if !utf8.Valid(b) {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: invalidUTF8Line(b),
+			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: 1 + bytes.Count(b[:i], []byte("\n")),
+			Problem: "binary content (a NUL byte)", Mend: "restore the file from version control, or remove the binary content"})
+	}
+}
+
+func invalidUTF8Line(b []byte) int {
+	line := 1
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			return line
+		}
+		if b[0] == '\n' {
+			line++
+		}
+		b = b[n:]
+	}
+	return line
+}

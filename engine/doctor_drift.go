@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Drift: what state.md says against what questions.md holds, and its repair.
+
+// drift is the pause state.md should hold according to questions.md.
+type drift struct {
+	status      string
+	statusLine  int
+	awaited     string // the qid the awaiting section names
+	awaitedLine int
+	section     int // line of "## Awaiting human", 0 when absent
+	target      *mdstore.Block
+	lost        bool // target is an open question whose pause was lost
+}
+
+// pausing reports whether an open block waits for a person: provisional
+// validating questions are open but let the agent proceed.
+func pausing(b *mdstore.Block) bool {
+	if b.Value("status") != StatusOpen {
+		return false
+	}
+	v := strings.TrimSpace(b.Value("provisional"))
+	return v == "" || v == "0" || v == "false"
+}
+
+// unique returns the first block of each qid, in file order.
+func unique(qs *mdstore.Questions) []*mdstore.Block {
+	seen := map[string]bool{}
+	var out []*mdstore.Block
+	for _, b := range qs.Blocks() {
+		if !seen[b.QID] {
+			seen[b.QID] = true
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (d *doctor) readDrift(w *wsFiles) drift {
+	s := w.state
+	dr := drift{section: s.AwaitingLine(), awaited: s.AwaitingQID()}
+	for _, en := range s.Cursor() {
+		if en.Canon == "status" && dr.statusLine == 0 {
+			dr.status, dr.statusLine = en.Value, en.Line()
+		}
+	}
+	for _, en := range s.Awaiting() {
+		if en.Canon == "question_id" {
+			dr.awaitedLine = en.Line()
+			break
+		}
+	}
+	if dr.awaitedLine == 0 {
+		dr.awaitedLine = dr.section
+	}
+	if b := w.questions.Find(dr.awaited); b != nil && b.Value("status") == StatusOpen {
+		dr.target = b
+		return dr
+	}
+	for _, b := range unique(w.questions) {
+		if pausing(b) {
+			dr.target, dr.lost = b, true
+			break
+		}
+	}
+	return dr
+}
+
+func (d *doctor) checkDrift(w *wsFiles) {
+	if w.refused {
+		return
+	}
+	const file = mdstore.StateFile
+	dr := d.readDrift(w)
+	if n := countQID(w.questions, dr.awaited); n > 1 {
+		return // which block state.md means is settled by renumbering first
+	}
+	blocked := dr.status == "blocked"
+	sev := SevError
+	if blocked {
+		sev = SevWarning // a deliberate stop: doctor does not move it
+	}
+	reconcile := "run: devrites-engine doctor --fix (reconciles state.md from questions.md)"
+	if blocked {
+		reconcile = "state.md is blocked (" + d.stopReason(w) + "); when resuming, run devrites-engine doctor --fix after state stop --status running"
+	}
+	drifted := func(line int, problem string) {
+		d.add(Finding{Severity: sev, Kind: "drift", File: file, Line: line, Problem: problem, Mend: reconcile, Fixable: !blocked})
+	}
+	switch {
+	case dr.section > 0 && dr.awaited == "":
+		drifted(dr.section, "the Awaiting human section names no question_id")
+	case dr.awaited != "" && w.questions.Find(dr.awaited) == nil:
+		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is not in questions.md", dr.awaited))
+	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
+		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.questions.Find(dr.awaited).Value("status")))
+	}
+	switch {
+	case dr.target != nil && !dr.lost && dr.status != "awaiting_human":
+		drifted(dr.statusLine, fmt.Sprintf("status is %q, but it awaits %s, which is open", dr.status, dr.awaited))
+	case dr.target != nil && dr.lost:
+		d.add(Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),
+			Problem: dr.target.QID + " is open and waits for a person, but state.md lost its pause (a raise interrupted after questions.md was written?)",
+			Mend:    reconcile, Fixable: !blocked})
+	case dr.target == nil && dr.status == "awaiting_human" && dr.section == 0:
+		if reason := d.stopReason(w); reason != "" {
+			d.add(Finding{Severity: SevWarning, Kind: "drift", File: file, Line: dr.statusLine,
+				Problem: "awaiting_human with no question open, for a stop: " + reason,
+				Mend:    "when the person has acted: devrites-engine state stop --status running --reason … --resume …"})
+		} else {
+			drifted(dr.statusLine, "status is awaiting_human, but no question is open")
+		}
+	}
+	// Any other open question that waits for a person cannot be the pause:
+	// only one question pauses at a time.
+	for _, b := range unique(w.questions) {
+		if pausing(b) && dr.target != nil && b.QID != dr.target.QID {
+			d.add(Finding{Severity: SevError, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
+				Problem: fmt.Sprintf("%s is open and waits for a person, but the pause is %s's (one question per pause)", b.QID, dr.target.QID),
+				Mend:    "resolve or drop one of them: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
+		}
+	}
+}
+
+func (d *doctor) stopReason(w *wsFiles) string {
+	v, _ := w.state.Get("stop_reason")
+	return strings.TrimSpace(v)
+}
+
+// reconcile makes state.md's pause agree with questions.md. A lost pause is
+// restored as the raise would have written it; a pause on a question that
+// is no longer open is lifted as the resolution would have lifted it, so
+// that doctor --fix after an interrupted command leaves the files as the
+// command would have.
+func (d *doctor) reconcile(w *wsFiles) {
+	before := len(d.findings)
+	d.checkDrift(w)
+	fixable := false
+	for _, f := range d.findings[before:] {
+		fixable = fixable || f.Fixable
+	}
+	d.findings = d.findings[:before]
+	if !fixable {
+		return
+	}
+	dr := d.readDrift(w)
+	f := &w.files
+	var did string
+	switch {
+	case dr.target != nil:
+		q := fromBlock(dr.target, d.e.Now())
+		// A raise interrupted after questions.md left state.md as it was,
+		// with no pause: complete it with the raise's own log line.
+		text := "raised " + q.QID + " (" + q.Gate + ")"
+		if !dr.lost || dr.section > 0 {
+			text = "doctor: awaiting " + q.QID + " (reconciled from questions.md)"
+		}
+		d.e.pause(f, q, text)
+		did = "state.md awaits " + q.QID + " (status awaiting_human)"
+	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil:
+		q := fromBlock(w.questions.Find(dr.awaited), d.e.Now())
+		st := q.Status
+		d.e.resolveState(f, q, st, true)
+		next, _ := w.state.Get("next_action")
+		did = dr.awaited + " is " + st + ": state.md running, next: " + next
+	default:
+		next := d.e.continueAction(w.state, "")
+		w.state.ClearAwaiting()
+		w.state.Set("status", "running")
+		w.state.Set("next_action", next)
+		w.state.AppendLog(d.e.logLine(w.state, "doctor: no question open; next: "+next))
+		did = "no question open: state.md running, next: " + next
+	}
+	w.dirtyS = true
+	d.repairs = append(d.repairs, Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
+}

@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// Repairs of doctor --fix that change questions.md and decisions.md.
+
+// repair makes the safe repairs on w; repair order matters: ids first, so
+// that state.md is reconciled against the renumbered questions.
+func (d *doctor) repair(w *wsFiles) error {
+	if err := d.removeTemps(); err != nil {
+		return err
+	}
+	if w.refused {
+		return nil
+	}
+	if err := d.renumber(w); err != nil {
+		return err
+	}
+	d.completeDecisions(w)
+	d.reconcile(w)
+	return nil
+}
+
+func (d *doctor) removeTemps() error {
+	names, err := d.temps()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := os.Remove(d.e.WS.Path(n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		d.repairs = append(d.repairs, Repair{Kind: "temp-file", File: n, Did: "removed"})
+	}
+	dirs, err := initTemps(d.e.WS)
+	if err != nil {
+		return nil
+	}
+	for _, dir := range dirs {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		d.repairs = append(d.repairs, Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
+	}
+	return nil
+}
+
+// renumber gives every block whose qid an earlier block already uses the
+// next free id of its date, and records the old id in renumbered_from. When
+// state.md awaits the qid, the block it means is the one whose question and
+// raised_at it copied, else the open one, else the first.
+func (d *doctor) renumber(w *wsFiles) error {
+	awaited := w.state.AwaitingQID()
+	meant := d.meantBlock(w)
+	for {
+		b := firstDuplicate(w.questions)
+		if b == nil {
+			return nil
+		}
+		old, line := b.QID, b.Line()
+		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
+		next, err := qid.Next(qids(w.questions), id.Date)
+		if err != nil {
+			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
+		}
+		isMeant := meant == line
+		if err := w.questions.Rename(line, next); err != nil {
+			return err
+		}
+		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: old}); err != nil {
+			return err
+		}
+		w.dirtyQ = true
+		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + ")"
+		if isMeant && awaited == old {
+			d.retarget(w, old, next)
+			did += "; state.md now awaits " + next
+		}
+		if meant > line {
+			meant++ // renumbered_from added a line above it
+		}
+		d.repairs = append(d.repairs, Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+	}
+}
+
+// meantBlock is the heading line of the block state.md's awaited qid means.
+func (d *doctor) meantBlock(w *wsFiles) int {
+	awaited := w.state.AwaitingQID()
+	var same []*mdstore.Block
+	for _, b := range w.questions.Blocks() {
+		if b.QID == awaited {
+			same = append(same, b)
+		}
+	}
+	if len(same) < 2 {
+		return 0
+	}
+	get := func(k string) string { v, _ := lookupAwaiting(w.state, k); return oneLine(v) }
+	for _, b := range same {
+		if oneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
+			return b.Line()
+		}
+	}
+	for _, b := range same {
+		if b.Value("status") == StatusOpen {
+			return b.Line()
+		}
+	}
+	return same[0].Line()
+}
+
+func lookupAwaiting(s *mdstore.State, key string) (string, bool) {
+	c := mdstore.Canon(key)
+	for _, en := range s.Awaiting() {
+		if en.Canon == c {
+			return en.Value, true
+		}
+	}
+	return "", false
+}
+
+func countQID(qs *mdstore.Questions, id string) int {
+	n := 0
+	for _, b := range qs.Blocks() {
+		if b.QID == id {
+			n++
+		}
+	}
+	return n
+}
+
+// firstDuplicate is the first block whose qid an earlier block has, among
+// ids that can be renumbered (a valid qid).
+func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
+	seen := map[string]bool{}
+	for _, b := range qs.Blocks() {
+		if _, err := qid.Parse(b.QID); err != nil {
+			continue
+		}
+		if seen[b.QID] {
+			return b
+		}
+		seen[b.QID] = true
+	}
+	return nil
+}
+
+// retarget points state.md's references to old at next: the awaiting
+// section and any cursor value that names it.
+func (d *doctor) retarget(w *wsFiles, old, next string) {
+	var kvs []mdstore.KV
+	for _, en := range w.state.Awaiting() {
+		v := en.Value
+		if en.Canon == "question_id" {
+			v = next
+		}
+		kvs = append(kvs, mdstore.KV{Key: en.Canon, Value: v})
+	}
+	w.state.SetAwaiting(kvs...)
+	for _, en := range w.state.Cursor() {
+		if strings.Contains(en.Value, old) {
+			w.state.Set(en.Canon, strings.ReplaceAll(en.Value, old, next))
+		}
+	}
+	w.dirtyS = true
+}
+
+func (d *doctor) completeDecisions(w *wsFiles) {
+	missing := missingDecisions(w)
+	if len(missing) == 0 {
+		return
+	}
+	if !w.hasDec {
+		w.decisions = []byte("# Decisions\n")
+	}
+	for _, b := range missing {
+		d.e.appendDecision(&w.files, b)
+		d.repairs = append(d.repairs, Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
+			Did: "appended the decision of " + b.QID + " (" + b.Value("status") + ")"})
+	}
+	w.dirtyDec = true
+}
