@@ -59,7 +59,10 @@ type Explanation struct {
 // `question raise` fills them.
 func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	g := RaiseRequest{Slice: r.Slice, Gate: r.Gate, Tags: r.Tags, Breakpoint: r.Breakpoint}
-	tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
+	tasks, err := e.tasks()
+	if err != nil {
+		return nil, err
+	}
 	if err := g.gatekeeping(tasks); err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ var defaultSLA = map[string]string{"advisory": "none", "validating": "4h", "bloc
 const escapeHatch = "Something else — I'll describe it"
 
 // prepare validates the request and fills what tasks.md and the defaults give.
-func (r *RaiseRequest) prepare(tasks []byte) error {
+func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	texts := []struct {
 		name string
 		v    *string
@@ -103,7 +103,7 @@ func answersOption(text string, n int, option string) bool {
 // (and, from its tasks.md entry, gate, SLA and question when they are not
 // given), the gate, the tags and the breakpoint. question raise and afk
 // explain both use it.
-func (r *RaiseRequest) gatekeeping(tasks []byte) error {
+func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 	for _, t := range []struct {
 		name string
 		v    *string
@@ -219,7 +219,10 @@ func deriveBreakpoint(slice, gate string) string {
 // qid, appends the question and rewrites state.md; then, with the lock
 // released, it fires the notify hook when the outcome asks a person.
 func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseResult, error) {
-	tasks, _ := e.WS.ReadFile(mdstore.TasksFile)
+	tasks, err := e.tasks()
+	if err != nil {
+		return nil, err
+	}
 	if err := r.prepare(tasks); err != nil {
 		return nil, err
 	}
@@ -227,7 +230,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		by = e.Actor
 	}
 	res := &RaiseResult{Warnings: append([]string(nil), e.AFK.Warnings...)}
-	err := e.transact(ctx, func(f *files) error {
+	err = e.transact(ctx, func(f *files) error {
 		history := e.questions(f.questions)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
 		if r.Answered == "" && r.Choice == 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -8,75 +9,38 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Slice is a slice of tasks.md, which the engine only reads.
-type Slice struct {
-	Number     int
-	Name       string
-	Mode       string
-	Gate       string
-	SLA        string
-	Checkpoint string
-}
+// sliceRef reads how an agent names a slice: "3", "03", "SLICE-003",
+// "slice 3", "3 — payments".
+var sliceRef = regexp.MustCompile(`^(?i:slice[- ]?)?0*([0-9]+)\b`)
 
-// Label is how questions name the slice: "3 — payments".
-func (s Slice) Label() string {
-	if s.Name == "" {
-		return strconv.Itoa(s.Number)
-	}
-	return strconv.Itoa(s.Number) + " — " + s.Name
-}
-
-var (
-	sliceHeading = regexp.MustCompile(`^##\s+(?:SLICE-([0-9]+)\s*(?:—|-|:)?\s*|Slice\s+([0-9]+)\s*(?::|—|-)?\s*)(.*)$`)
-	sliceRef     = regexp.MustCompile(`^(?i:slice[- ]?)?0*([0-9]+)\b`)
-)
-
-// findSlice looks the slice named by ref ("3", "03", "SLICE-003", "3 — payments")
-// up in tasks.md.
-func findSlice(tasks []byte, ref string) (Slice, bool) {
+// findSlice looks the slice that ref names up in tasks.md; the first slice
+// with that number wins.
+func findSlice(slices []mdstore.Slice, ref string) (mdstore.Slice, bool) {
 	m := sliceRef.FindStringSubmatch(strings.TrimSpace(ref))
 	if m == nil {
-		return Slice{}, false
+		return mdstore.Slice{}, false
 	}
-	want, _ := strconv.Atoi(m[1])
-	var cur *Slice
-	for _, l := range strings.Split(string(tasks), "\n") {
-		l = strings.TrimRight(l, "\r")
-		if strings.HasPrefix(l, "#") {
-			if cur != nil {
-				return *cur, true
-			}
-			if h := sliceHeading.FindStringSubmatch(l); h != nil {
-				num := h[1] + h[2]
-				if n, _ := strconv.Atoi(num); n == want {
-					cur = &Slice{Number: n, Name: strings.TrimSpace(h[3])}
-				}
-			}
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		k, v, ok := strings.Cut(strings.TrimLeft(l, "-* "), ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch mdstore.NormKey(k) {
-		case "mode":
-			cur.Mode = v
-		case "gate":
-			cur.Gate = strings.ToLower(v)
-		case "sla":
-			cur.SLA = v
-		case "checkpoint":
-			if !strings.EqualFold(v, "none") {
-				cur.Checkpoint = v
-			}
+	want, err := strconv.Atoi(m[1])
+	if err != nil {
+		return mdstore.Slice{}, false
+	}
+	for _, s := range slices {
+		if s.Number == want {
+			return s, true
 		}
 	}
-	if cur != nil {
-		return *cur, true
+	return mdstore.Slice{}, false
+}
+
+// tasks reads the slices of tasks.md: none when the file is absent, an
+// error when it cannot be read (a link, a directory).
+func (e *Engine) tasks() ([]mdstore.Slice, error) {
+	b, err := e.WS.ReadFile(mdstore.TasksFile)
+	if errors.Is(err, mdstore.ErrMissing) {
+		return nil, nil
 	}
-	return Slice{}, false
+	if err != nil {
+		return nil, err
+	}
+	return mdstore.ParseTasks(b), nil
 }
