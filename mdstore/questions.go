@@ -2,9 +2,10 @@ package mdstore
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unsafe"
+
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // Questions is a parsed questions.md. Edits splice lines: everything the
@@ -46,29 +47,16 @@ type Field struct {
 	start, end int
 }
 
-var questionHeading = regexp.MustCompile(`^## (q-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{3,})[ \t]*$`)
-
-// questionID matches a line against questionHeading without allocating: it
-// runs once per heading of a file that can hold thousands.
+// questionID reads the qid of a question heading, "## q-YYYY-MM-DD-NNN"
+// (trailing blanks allowed), without allocating: it runs once per heading
+// of a file that can hold thousands.
 func questionID(t string) (string, bool) {
 	id, ok := strings.CutPrefix(t, "## ")
 	if !ok {
 		return "", false
 	}
 	id = strings.TrimRight(id, " \t")
-	// q-YYYY-MM-DD-NNN…: fixed positions up to the suffix.
-	if len(id) < 16 || id[:2] != "q-" || id[6] != '-' || id[9] != '-' || id[12] != '-' {
-		return "", false
-	}
-	for i := 2; i < len(id); i++ {
-		if i == 6 || i == 9 || i == 12 {
-			continue
-		}
-		if id[i] < '0' || id[i] > '9' {
-			return "", false
-		}
-	}
-	return id, true
+	return id, qid.Shaped(id)
 }
 
 // ParseQuestions parses questions.md. It never fails: text that is not a
@@ -503,7 +491,7 @@ func (q *Questions) Rename(line int, newQID string) error {
 	if b == nil { // not a heading, or one inside fenced code
 		return Errorf(ErrNoQuestion, "no question at line %d", line)
 	}
-	if !questionHeading.MatchString("## " + newQID) {
+	if !qid.Shaped(newQID) {
 		return Errorf(ErrMalformed, "%q is not a qid", newQID)
 	}
 	q.d.setText(i, "## "+newQID)

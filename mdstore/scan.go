@@ -37,7 +37,10 @@ func (q *Questions) Headings() []Heading {
 
 // IsQuestionHeading reports whether a line is a question heading
 // ("## q-YYYY-MM-DD-NNN").
-func IsQuestionHeading(s string) bool { return questionHeading.MatchString(s) }
+func IsQuestionHeading(s string) bool {
+	_, ok := questionID(s)
+	return ok
+}
 
 // AwaitingLine is the 1-based line of the "Awaiting human" heading, or 0
 // when state.md has no such section.

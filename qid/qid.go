@@ -14,13 +14,28 @@ package qid
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-var pattern = regexp.MustCompile(`^q-([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{3,})$`)
+// Shaped reports whether s has the shape of a question id, q-YYYY-MM-DD-NNN
+// with three or more digits, without checking the date or the bound: the
+// one definition of the form, used wherever an id is recognised.
+func Shaped(s string) bool {
+	if len(s) < 16 || s[:2] != "q-" || s[6] != '-' || s[9] != '-' || s[12] != '-' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if i == 6 || i == 9 || i == 12 {
+			continue
+		}
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // MaxN is the largest suffix of a question id.
 const MaxN = 999999
@@ -36,18 +51,18 @@ type ID struct {
 
 // Parse parses "q-2026-11-29-001".
 func Parse(s string) (ID, error) {
-	m := pattern.FindStringSubmatch(s)
-	if m == nil {
+	if !Shaped(s) {
 		return ID{}, fmt.Errorf("%q is not a question id (want q-YYYY-MM-DD-NNN)", s)
 	}
-	if _, err := time.Parse(time.DateOnly, m[1]); err != nil {
-		return ID{}, fmt.Errorf("%q is not a question id: bad date %s", s, m[1])
+	date, suffix := s[2:12], s[13:]
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return ID{}, fmt.Errorf("%q is not a question id: bad date %s", s, date)
 	}
-	n, err := strconv.Atoi(m[2])
+	n, err := strconv.Atoi(suffix)
 	if err != nil || n > MaxN {
 		return ID{}, fmt.Errorf("%q is not a question id: suffix above %d", s, MaxN)
 	}
-	return ID{Date: m[1], N: n}, nil
+	return ID{Date: date, N: n}, nil
 }
 
 // String formats the id with at least three digits.
