@@ -21,9 +21,10 @@ type RaiseRequest struct {
 	Tags           []string `json:"tags"`
 	Breakpoint     string   `json:"breakpoint"`
 	BlockingSlices string   `json:"blocking_slices"`
-	// Answered and Choice record a question already answered interactively.
-	Answered string `json:"answered"`
-	Choice   int    `json:"choice"`
+	// Answered and Choice record a question already answered interactively;
+	// nil when not given (an empty answer given is refused, never ignored).
+	Answered *string `json:"answered"`
+	Choice   *int    `json:"choice"`
 }
 
 // RaiseResult is the outcome of a raise.
@@ -46,7 +47,13 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 		name string
 		v    *string
 	}{{"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--route", &r.Route},
-		{"--blocking-slices", &r.BlockingSlices}, {"--answered", &r.Answered}}
+		{"--blocking-slices", &r.BlockingSlices}}
+	if r.Answered != nil {
+		texts = append(texts, struct {
+			name string
+			v    *string
+		}{"--answered", r.Answered})
+	}
 	for _, t := range texts {
 		v, err := cleanText(t.name, *t.v)
 		if err != nil {
@@ -76,15 +83,16 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	if r.Proposed == "" {
 		r.Proposed = optionTitle(r.Options[0])
 	}
-	if r.Choice != 0 && (r.Choice < 1 || r.Choice > len(r.Options)) {
-		return mdstore.Errorf(ErrBadArgs, "--choice %d: there are %d options", r.Choice, len(r.Options))
+	if r.Choice != nil && (*r.Choice < 1 || *r.Choice > len(r.Options)) {
+		return mdstore.Errorf(ErrBadArgs, "--choice %d: the options are numbered from 1 to %d", *r.Choice, len(r.Options))
 	}
-	if r.Answered != "" && blank(r.Answered) {
+	if r.Answered != nil && blank(*r.Answered) {
 		return mdstore.Errorf(ErrBadArgs, "--answered is blank")
 	}
-	if r.Choice != 0 && r.Answered != "" && !answersOption(r.Answered, r.Choice, r.Options[r.Choice-1]) {
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", r.Choice, optionTitle(r.Options[r.Choice-1]), oneLine(r.Answered)),
-			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(r.Choice)+"'s text")
+	if r.Choice != nil && r.Answered != nil && !answersOption(*r.Answered, *r.Choice, r.Options[*r.Choice-1]) {
+		n := *r.Choice
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", n, optionTitle(r.Options[n-1]), oneLine(*r.Answered)),
+			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(n)+"'s text")
 	}
 	return nil
 }
@@ -233,7 +241,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	err = e.transact(ctx, func(f *files) error {
 		history := e.questions(f.questions)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
-		if r.Answered == "" && r.Choice == 0 {
+		if r.Answered == nil && r.Choice == nil {
 			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history})
 		}
 		if d.Outcome == Paused {
@@ -297,7 +305,14 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
 			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			q, err = e.answer(f, id, resolution{kind: StatusAnswered, text: r.Answered, choice: r.Choice}, by, "")
+			rec := resolution{kind: StatusAnswered}
+			if r.Answered != nil {
+				rec.text = *r.Answered
+			}
+			if r.Choice != nil {
+				rec.choice = *r.Choice
+			}
+			q, err = e.answer(f, id, rec, by, "")
 			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))
 		}
 		if err != nil {

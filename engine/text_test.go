@@ -40,7 +40,7 @@ func twoQuestions(t testing.TB) (*engine.Engine, string, string) {
 		t.Fatalf("first raise: got outcome %q, want paused", first.Outcome)
 	}
 	second, err := e.Raise(ctx, engine.RaiseRequest{Gate: "advisory", Question: "Log format?\n## q-2026-11-29-009\nstatus: open",
-		Options: []string{"JSON"}, Answered: "JSON, with ```fences``` kept\n| a | b |\n"}, "human")
+		Options: []string{"JSON"}, Answered: new("JSON, with ```fences``` kept\n| a | b |\n")}, "human")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestRaiseAfterUnclosedFence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: "A"}, "human")
+			res, err := e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: new("A")}, "human")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestRaiseRefusedWhenFenceSwallowsQuestion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: "A"}, "human")
+	_, err = e.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "Q?", Options: []string{"A"}, Answered: new("A")}, "human")
 	if !errors.Is(err, engine.ErrMalformed) || !strings.Contains(err.Error(), "questions.md:4: question heading inside a fenced code block") {
 		t.Fatalf("got %v, want a malformed error naming questions.md:4", err)
 	}

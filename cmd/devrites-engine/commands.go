@@ -146,7 +146,7 @@ func cmdRaise(c *cli.Context) error {
 		}
 	}
 	for name, dst := range map[string]*string{"slice": &r.Slice, "gate": &r.Gate, "question": &r.Question, "proposed": &r.Proposed,
-		"sla": &r.SLA, "route": &r.Route, "breakpoint": &r.Breakpoint, "blocking-slices": &r.BlockingSlices, "answered": &r.Answered} {
+		"sla": &r.SLA, "route": &r.Route, "breakpoint": &r.Breakpoint, "blocking-slices": &r.BlockingSlices} {
 		if c.IsSet(name) {
 			*dst = c.String(name)
 		}
@@ -157,14 +157,13 @@ func cmdRaise(c *cli.Context) error {
 	if c.IsSet("tag") {
 		r.Tags = c.StringSlice("tag")
 	}
-	if c.IsSet("choice") {
-		r.Choice = c.Int("choice")
-		if r.Choice < 1 {
-			return mdstore.Errorf(engine.ErrBadArgs, "--choice %d: options are numbered from 1", r.Choice)
-		}
+	if c.IsSet("answered") {
+		v := c.String("answered")
+		r.Answered = &v
 	}
-	if c.IsSet("answered") && strings.TrimSpace(r.Answered) == "" {
-		return mdstore.Errorf(engine.ErrBadArgs, "--answered is empty")
+	if c.IsSet("choice") {
+		v := c.Int("choice")
+		r.Choice = &v
 	}
 	eng, err := e.open()
 	if err != nil {
