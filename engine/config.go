@@ -248,6 +248,8 @@ type Templates struct {
 	Resume   string `yaml:"resume_command"`
 	Continue string `yaml:"continue_command"`
 	Rescope  string `yaml:"rescope_command"`
+	// Warnings name keys of engine.yaml that are not known (and so ignored).
+	Warnings []string `yaml:"-"`
 }
 
 // DefaultTemplates match the DevRites skills.
@@ -274,6 +276,18 @@ func LoadTemplates(devrites string) (Templates, error) {
 	var f Templates
 	if err := yaml.Unmarshal(b, &f); err != nil {
 		return t, mdstore.Errorf(ErrMalformed, "%s:%s", path, yamlMessage(err))
+	}
+	var doc yaml.Node
+	_ = yaml.Unmarshal(b, &doc) // it parsed above
+	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		kv := doc.Content[0].Content
+		for i := 0; i+1 < len(kv); i += 2 {
+			switch k := kv[i]; k.Value {
+			case "resume_command", "continue_command", "rescope_command":
+			default:
+				t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: unknown key %q is ignored (known: resume_command, continue_command, rescope_command)", path, k.Line, k.Value))
+			}
+		}
 	}
 	for _, p := range []struct{ from, to *string }{{&f.Resume, &t.Resume}, {&f.Continue, &t.Continue}, {&f.Rescope, &t.Rescope}} {
 		if strings.TrimSpace(*p.from) != "" {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -236,6 +237,47 @@ func TestLoadAFKUnknownEventIsNotActive(t *testing.T) {
 			}
 			if a.Broken || len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "unknown event") {
 				t.Errorf("got broken=%v warnings %q, want one warning about the unknown event", a.Broken, a.Warnings)
+			}
+		})
+	}
+}
+
+func TestLoadTemplates(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       Templates
+		warnings   int
+		broken     bool
+	}{
+		{"absent", "", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "/rite-{phase}", Rescope: "/rite-plan reslice --feedback {qid}"}, 0, false},
+		{"one key", "rescope_command: ' /replan {qid} '\n", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "/rite-{phase}", Rescope: "/replan {qid}"}, 0, false},
+		{"unknown key", "continue_command: go\nfoo: bar\n", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "go", Rescope: "/rite-plan reslice --feedback {qid}"}, 1, false},
+		{"not YAML", "continue_command: [\n", Templates{}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.body != "" {
+				if err := os.WriteFile(filepath.Join(dir, "engine.yaml"), []byte(tt.body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := LoadTemplates(dir)
+			if tt.broken {
+				if !errors.Is(err, ErrMalformed) {
+					t.Fatalf("got %v, want %v", err, ErrMalformed)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Warnings) != tt.warnings {
+				t.Errorf("warnings: got %q, want %d", got.Warnings, tt.warnings)
+			}
+			got.Warnings = nil
+			if got.Resume != tt.want.Resume || got.Continue != tt.want.Continue || got.Rescope != tt.want.Rescope {
+				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
 	}

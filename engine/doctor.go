@@ -39,6 +39,11 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
 			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
 	}
+	for _, w := range t.Warnings {
+		line, text := splitWarning(w, filepath.Join(ws.Devrites, "engine.yaml"))
+		d.add(Finding{Severity: SevWarning, Kind: "config", File: d.devritesName("engine.yaml"), Line: line, Problem: text,
+			Mend: "delete the key, or correct its name"})
+	}
 	global := d.findings
 
 	err = ws.Transact(ctx, lockTimeout, func(tx *mdstore.Tx) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -207,7 +208,11 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 	}
 	if !ok {
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("%s: cannot take the lock: %s", pe.Path, pe.Err)
+			}
+			return nil, fmt.Errorf("%s: cannot take the lock: %w", path, err)
 		}
 		holder := "another process"
 		if pid := LockHolder(ws); pid > 0 {

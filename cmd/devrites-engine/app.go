@@ -196,6 +196,7 @@ func (e *env) open() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.warn(eng.Templates.Warnings)
 	return eng, nil
 }
 
