@@ -1,14 +1,3 @@
-// Package qid formats, parses and allocates question ids of the form
-// q-YYYY-MM-DD-NNN, and reads the clock that dates them.
-//
-// Allocation is a pure function of the ids already present: one above the
-// highest suffix of the day (or 001), advanced until unused. Gaps are never
-// filled, so an id once dropped or renumbered is not reused for another
-// question. Suffixes grow past 999 to four digits and more, up to MaxN: a
-// larger suffix is not a question id, and a day whose ids reach MaxN has no
-// next id (ErrExhausted), so no number ever overflows. The caller
-// provides mutual exclusion (the workspace lock) and the re-read just before
-// the append (mdstore.Transact).
 package qid
 
 import (

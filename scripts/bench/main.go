@@ -1,5 +1,5 @@
 // Command bench times one `devrites-engine state resolve` against the I/O
-// floor (cmd/iofloor) on generated workspaces, as SPEC §12 asks. It is run
+// floor (scripts/iofloor) on generated workspaces, as SPEC §12 asks. It is run
 // by scripts/bench.sh, which builds both binaries first.
 //
 // Each round resets the workspace outside the timing (the three files

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Long runs, opt-in, on top of scripts/test.sh: the crash test with 1000
+# raise-and-resolve cycles instead of 100, the concurrency tests COUNT times
+# (default 10), and every fuzz target for FUZZTIME (default 2m).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${COUNT:-10}
+
+go test -count=1 -run '^TestCrashSafety$' ./cmd/devrites-engine -long
+go test -race -count="$count" -run '^(TestConcurrentRaises|TestConcurrentRaiseAndResolve|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/devrites-engine
+go test -count="$count" -run '^TestConcurrent' ./cmd/devrites-engine
+FUZZTIME=${FUZZTIME:-2m} ./scripts/fuzz.sh
+echo "soak passed"
