@@ -4,7 +4,8 @@
 # reject that loops back into re-scoping, and a batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-go build -o bin/devrites-engine ./cmd/devrites-engine
+echo "building ./bin/devrites-engine (the first build fetches and compiles the dependencies: a minute or so)…"
+go build -buildvcs=auto -o bin/devrites-engine ./cmd/devrites-engine
 export PATH="$PWD/bin:$PATH"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -74,7 +74,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Name:            "devrites-engine",
 		Usage:           "own the state of a DevRites markdown workspace: HITL questions, state.md, notify",
 		Version:         version(),
-		Flags:           globalFlags,
+		Flags:           append(append([]cli.Flag(nil), globalFlags...), cli.HelpFlag), // our own help command hides urfave's flag otherwise
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Reader:          stdin,
@@ -82,14 +82,18 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// An option such as "Round half up — simpler, biased" keeps its comma.
 		DisableSliceFlagSeparator: true,
 		ExitErrHandler:            func(*cli.Context, error) {}, // only main exits
-		Commands:                  commands(),
+		Commands:                  append(commands(), helpCommands()...),
+		EnableBashCompletion:      true,
 	}
+	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\nEXAMPLE:\n   " + examples["question raise"] + "\n"
+	globals := globalsText()
 	var wire func(cmds []*cli.Command, path string)
 	wire = func(cmds []*cli.Command, path string) {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
-			c.OnUsageError = usageError(full)
+			c.OnUsageError = usageError(full, append(append([]cli.Flag(nil), c.Flags...), globalFlags...))
 			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
+			c.CustomHelpTemplate = helpTemplate(c, full, globals)
 			if c.Action != nil {
 				c.Action = wrap(full, c.Action)
 			} else if len(c.Subcommands) > 0 {
@@ -98,37 +102,46 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					names[i] = s.Name
 				}
 				c.Action = func(cc *cli.Context) error {
-					what := "missing subcommand"
+					err := mdstore.Errorf(errUsage, "missing subcommand")
 					if cc.Args().Present() {
-						what = fmt.Sprintf("unknown subcommand %q", cc.Args().First())
+						err = mdstore.Errorf(errUsage, "unknown subcommand %q", cc.Args().First())
+						if s := didYouMean(c.Subcommands, cc.Args().First()); s != "" {
+							err.Hint(s)
+						}
 					}
-					return &cmdError{full, mdstore.WithHint(mdstore.Errorf(errUsage, "%s", what),
-						"one of: "+strings.Join(names, ", "))}
+					return &cmdError{full, err.Hint("one of: " + strings.Join(names, ", "))}
 				}
 			}
 			wire(c.Subcommands, full)
 		}
 	}
 	wire(app.Commands, "")
-	app.OnUsageError = usageError("")
+	app.OnUsageError = usageError("", globalFlags)
 	app.CommandNotFound = func(c *cli.Context, name string) {}
 	app.Action = func(c *cli.Context) error {
 		if c.Args().Present() {
-			return mdstore.WithHint(mdstore.Errorf(errUsage, "unknown command %q", c.Args().First()),
-				"run: devrites-engine --help")
+			err := mdstore.Errorf(errUsage, "unknown command %q", c.Args().First())
+			if s := didYouMean(c.App.Commands, c.Args().First()); s != "" {
+				err.Hint(s)
+			}
+			return err.Hint("run: devrites-engine help")
 		}
 		return cli.ShowAppHelp(c)
 	}
 	return app
 }
 
-func usageError(cmd string) cli.OnUsageErrorFunc {
+func usageError(cmd string, flags []cli.Flag) cli.OnUsageErrorFunc {
 	return func(_ *cli.Context, err error, _ bool) error {
-		err = mdstore.Errorf(errUsage, "%s", flagMessage(err.Error()))
-		if cmd == "" {
-			return err
+		msg := flagMessage(err.Error())
+		e := mdstore.Errorf(errUsage, "%s", msg)
+		if s := flagSuggestion(flags, msg); s != "" {
+			e.Hint(s)
 		}
-		return &cmdError{cmd, err}
+		if cmd == "" {
+			return e
+		}
+		return &cmdError{cmd, e}
 	}
 }
 

@@ -27,8 +27,8 @@ var textCommands = map[string]string{
 // a textCommands command. It also returns the command path ("state
 // resolve"), for errors that urfave/cli reports before the command runs.
 func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error) {
-	if len(args) == 0 {
-		return args, "", nil
+	if len(args) == 0 || args[len(args)-1] == "--generate-bash-completion" {
+		return args, "", nil // completion asks about the words as typed
 	}
 	var globals, path, flags, positional []string
 	cmdFlags := []cli.Flag(nil)

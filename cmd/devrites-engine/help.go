@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// examples are the one example each command's --help shows, by command path.
+var examples = map[string]string{
+	"init":              "devrites-engine init payments",
+	"question":          `devrites-engine question raise --gate blocking --question "Which rounding?" --option "Banker's" --option "Half up"`,
+	"question raise":    `devrites-engine question raise --slice "3 — payments" --gate blocking --question "Which rounding?" --option "Banker's — unbiased" --option "Half up"`,
+	"state":             "devrites-engine state check",
+	"state show":        "devrites-engine state show --json",
+	"state check":       "devrites-engine state check --seal",
+	"state stop":        `devrites-engine state stop --status blocked --reason "waiting for legal" --resume /rite-build`,
+	"state resume":      "devrites-engine state resume",
+	"state resolve":     `devrites-engine state resolve q-2026-11-29-001 2    # or: --reject q-2026-11-29-001 "too broad"`,
+	"qid":               "devrites-engine qid next",
+	"qid next":          "devrites-engine qid next",
+	"questions":         "devrites-engine questions list --status all",
+	"questions list":    "devrites-engine questions list --status all --json",
+	"questions show":    "devrites-engine questions show q-2026-11-29-001",
+	"questions overdue": "devrites-engine questions overdue",
+	"remind":            "*/5 * * * * cd /path/to/project && devrites-engine remind --quiet",
+	"afk":               "devrites-engine afk status",
+	"afk status":        "devrites-engine afk status --json",
+	"afk explain":       "devrites-engine afk explain --gate validating --tag billing",
+	"notify":            "devrites-engine notify test",
+	"notify test":       "devrites-engine notify test --event reminder",
+	"doctor":            "devrites-engine doctor --fix",
+	"help":              "devrites-engine help state resolve",
+	"completion":        `source <(devrites-engine completion bash)`,
+}
+
+// helpTemplate is a command's --help: urfave/cli's own, then the global
+// options (which its command help leaves out) and one example.
+func helpTemplate(c *cli.Command, path string, globals string) string {
+	base := cli.CommandHelpTemplate
+	if len(c.Subcommands) > 0 {
+		base = cli.SubcommandHelpTemplate
+	}
+	t := base + "\nGLOBAL OPTIONS (anywhere on the line):\n" + globals
+	if ex := examples[path]; ex != "" {
+		t += "\nEXAMPLE:\n   " + ex + "\n"
+	}
+	return t
+}
+
+// globalsText lists the global flags as urfave/cli lists flags.
+func globalsText() string {
+	var b strings.Builder
+	for _, f := range globalFlags {
+		fmt.Fprintf(&b, "   %s\n", f.String())
+	}
+	return b.String()
+}
+
+// helpCommands are help and completion: ways to find one's way.
+func helpCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name: "help", Usage: "show the help of the program or of a command",
+			ArgsUsage: "[command [subcommand]]",
+			Action: func(c *cli.Context) error {
+				return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, c.Args().Slice()...), "--help"))
+			},
+		},
+		{
+			Name: "completion", Usage: "print a shell completion script: bash, zsh or fish",
+			ArgsUsage: "bash|zsh|fish",
+			Action:    cmdCompletion,
+		},
+	}
+}
+
+// The bash and zsh scripts ask the program itself for the words that may
+// come next, through urfave/cli's --generate-bash-completion.
+const (
+	bashCompletion = `# devrites-engine completion for bash: source <(devrites-engine completion bash)
+_devrites_engine() {
+  local cur=${COMP_WORDS[COMP_CWORD]}
+  local words=("${COMP_WORDS[@]:0:COMP_CWORD}")
+  COMPREPLY=($(compgen -W "$("${words[@]}" ${cur:+"$cur"} --generate-bash-completion 2>/dev/null)" -- "$cur"))
+}
+complete -o bashdefault -o default -F _devrites_engine devrites-engine
+`
+	zshCompletion = `#compdef devrites-engine
+# devrites-engine completion for zsh: source <(devrites-engine completion zsh)
+_devrites_engine() {
+  local -a opts
+  opts=("${(@f)$(${words[@]:0:#words[@]-1} ${words[-1]:+${words[-1]}} --generate-bash-completion 2>/dev/null)}")
+  _describe 'values' opts
+}
+compdef _devrites_engine devrites-engine
+`
+)
+
+func cmdCompletion(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	shells := "one of: bash, zsh, fish"
+	if c.NArg() != 1 {
+		return mdstore.Errorf(errUsage, "want one shell, got %s", plural(c.NArg(), "argument")).Hint(shells)
+	}
+	switch c.Args().First() {
+	case "bash":
+		fmt.Fprint(e.stdout, bashCompletion)
+	case "zsh":
+		fmt.Fprint(e.stdout, zshCompletion)
+	case "fish":
+		s, err := c.App.ToFishCompletion()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, s)
+	default:
+		return mdstore.Errorf(errUsage, "unknown shell %q", c.Args().First()).Hint(shells)
+	}
+	return nil
+}
+
+// didYouMean is a hint naming the command closest to name (urfave/cli's
+// suggestion), or "".
+func didYouMean(cmds []*cli.Command, name string) string {
+	if cli.SuggestCommand == nil {
+		return ""
+	}
+	return strings.TrimSpace(cli.SuggestCommand(cmds, name))
+}
+
+func init() {
+	cli.SuggestDidYouMeanTemplate = "did you mean %q?" // a hint line: lower case, as all hints
+}
+
+// flagSuggestion is a hint naming the flag closest to the unknown one in
+// msg, among flags, or "".
+func flagSuggestion(flags []cli.Flag, msg string) string {
+	name, ok := strings.CutPrefix(msg, "unknown flag ")
+	if !ok || cli.SuggestFlag == nil {
+		return ""
+	}
+	if s := cli.SuggestFlag(flags, strings.TrimLeft(name, "-"), false); s != "" {
+		return "did you mean " + s + "?"
+	}
+	return ""
+}
