@@ -16,6 +16,15 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
+// gitignore keeps the files of one machine out of git: the lock, the hook's
+// log, and the temporary files of an interrupted atomic write.
+const gitignore = `# written by devrites-engine: files that belong to one machine
+.lock
+notify.log
+notify.log.1
+.*.md[0-9]*
+`
+
 // writeFile writes one file of a new workspace, and .devrites/ACTIVE; tests
 // replace it to make a write fail.
 var writeFile = mdstore.WriteAtomic
@@ -101,6 +110,7 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 		{mdstore.DecisionsFile, "# Decisions\n"},
 		{mdstore.StateFile, state},
 		{mdstore.LockFile, ""},
+		{".gitignore", gitignore},
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.Join(tmp, f.name), []byte(f.body)); err != nil {

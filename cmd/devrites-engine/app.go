@@ -238,7 +238,7 @@ func (e *env) warn(ws []string) {
 
 // color reports whether stdout may carry ANSI colour.
 func (e *env) color() bool {
-	if e.json || os.Getenv("NO_COLOR") != "" {
+	if e.json || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	f, ok := e.stdout.(*os.File)
