@@ -1,6 +1,11 @@
 // Package qid formats, parses and allocates question ids of the form
 // q-YYYY-MM-DD-NNN, and reads the clock that dates them.
 //
+// It also recognises the other ids DevRites workspaces use, so that they
+// can be read and resolved: numbered ids (Q-012, q-3) and the names of
+// named question blocks (seal-important-accept). Check accepts the three
+// forms. Those ids are never allocated and never counted by Next.
+//
 // Allocation is a pure function of the ids already present: one above the
 // highest suffix of the day (or 001), advanced until unused. Gaps are never
 // filled, so an id once dropped or renumbered is not reused for another

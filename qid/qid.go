@@ -26,6 +26,62 @@ func Shaped(s string) bool {
 	return true
 }
 
+// Numbered reports whether s has the shape of the short ids DevRites
+// workspaces use, a "q" or "Q", a hyphen and digits: Q-012, q-3. The engine
+// reads and resolves them; it never allocates one.
+func Numbered(s string) bool {
+	if len(s) < 3 || s[0] != 'q' && s[0] != 'Q' || s[1] != '-' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// MaxName is the longest name a named question block may have.
+const MaxName = 128
+
+// Named reports whether s has the shape of a named question block's id,
+// such as seal-important-accept: an ASCII letter, then letters, digits,
+// '.', '_' and '-', at most MaxName bytes. A name never starts with "q-"
+// or "Q-": those are the numbered forms, so that a mistyped id such as
+// q-2026-11-29-1 is never taken for a name.
+func Named(s string) bool {
+	if s == "" || len(s) > MaxName || !letter(s[0]) || len(s) > 1 && s[1] == '-' && (s[0] == 'q' || s[0] == 'Q') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(letter(c) || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// Check says whether s is a question id of a form some workspace uses: a
+// valid canonical id (Parse), a numbered one with a number of at most
+// MaxN, or a name. The error says what is wrong.
+func Check(s string) error {
+	switch {
+	case Shaped(s):
+		_, err := Parse(s)
+		return err
+	case Numbered(s):
+		if n, err := strconv.Atoi(s[2:]); err != nil || n > MaxN {
+			return fmt.Errorf("%q is not a question id: number above %d", s, MaxN)
+		}
+		return nil
+	case Named(s):
+		return nil
+	}
+	return fmt.Errorf("%q is not a question id (want q-YYYY-MM-DD-NNN, Q-NNN or a block's name)", s)
+}
+
 // MaxN is the largest suffix of a question id.
 const MaxN = 999999
 

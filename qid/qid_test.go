@@ -3,6 +3,7 @@ package qid
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,4 +120,64 @@ func ExampleNext() {
 	id, _ := Next([]string{"q-2026-11-29-001", "q-2026-11-29-004"}, "2026-11-29")
 	fmt.Println(id)
 	// Output: q-2026-11-29-005
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		id   string
+		ok   bool
+		form string // canonical, numbered, named or ""
+	}{
+		{"q-2026-11-29-001", true, "canonical"},
+		{"q-2026-11-29-1000", true, "canonical"},
+		{"q-2026-13-45-001", false, "canonical"},
+		{"q-2026-11-29-1000000", false, "canonical"},
+		{"Q-012", true, "numbered"},
+		{"q-3", true, "numbered"},
+		{"Q-0", true, "numbered"},
+		{"q-999999", true, "numbered"},
+		{"q-1000000", false, "numbered"},
+		{"Q-9223372036854775808", false, "numbered"},
+		{"seal-important-accept", true, "named"},
+		{"Notes", true, "named"},
+		{"DEC-001", true, "named"},
+		{"a.b_c-d", true, "named"},
+		{"q-2026-11-29-1", false, ""},
+		{"Q-2026-11-29-001", false, ""},
+		{"q-notes", false, ""},
+		{"Q-", false, ""},
+		{"q", true, "named"},
+		{"42", false, ""},
+		{"", false, ""},
+		{"not a qid", false, ""},
+		{"x/y", false, ""},
+		{"-x", false, ""},
+		{"é", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			if err := Check(tt.id); (err == nil) != tt.ok {
+				t.Errorf("Check(%q) = %v, want ok %v", tt.id, err, tt.ok)
+			}
+			form := ""
+			switch {
+			case Shaped(tt.id):
+				form = "canonical"
+			case Numbered(tt.id):
+				form = "numbered"
+			case Named(tt.id):
+				form = "named"
+			}
+			if form != tt.form {
+				t.Errorf("form of %q: got %q, want %q", tt.id, form, tt.form)
+			}
+		})
+	}
+}
+
+func TestNamedLength(t *testing.T) {
+	long := "a" + strings.Repeat("b", MaxName-1)
+	if !Named(long) || Named(long+"c") {
+		t.Errorf("Named: a name of %d bytes is the longest", MaxName)
+	}
 }
