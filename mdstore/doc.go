@@ -15,9 +15,20 @@
 // decided from the lines above, and the parser alternates the two until they
 // agree.
 //
+// Question forms. Besides the engine's "## q-YYYY-MM-DD-NNN" blocks,
+// questions.md is read in every form DevRites workspaces use: numbered ids
+// ("## Q-012"), a gate word after the id ("## q-3 blocking"), named blocks
+// ("## seal-important-accept", a block only when its first fields hold a
+// question status, so that "## Notes" stays a section) and the rows of a
+// "## Question register" table. See Block. state.md's cursor is a "## Cursor"
+// table, bullets before the first "## " heading, or the header-less rows
+// DevRites' migrate leaves among those bullets; a row followed by a
+// delimiter row is a header, never a key.
+//
 // Editing. Files are kept as lines with their own endings. Edits replace
-// whole lines or a value's span within a line; everything else keeps its
-// bytes: a UTF-8 BOM, CRLF endings, blank lines, a missing final newline.
+// whole lines or a value's span within a line (a register row's cells are
+// edited in place, and a value a cell cannot hold is refused); everything
+// else keeps its bytes: a UTF-8 BOM, CRLF endings, blank lines, a missing final newline.
 // Parsing a file and writing it back unchanged gives identical bytes.
 // Text added at a place where a fenced code block is still open (a "```"
 // never closed before the end of the file) is preceded by a closing fence,

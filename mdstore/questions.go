@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -22,22 +23,41 @@ type Questions struct {
 	gen      int // counts edits, so that a block indexed before one knows it
 }
 
-// Block is one question: a column-0 "## q-…" heading outside fenced code and
-// the lines up to the next column-0 level-1 or level-2 heading outside fenced
-// code.
+// Block is one question. Three forms are read:
+//   - a column-0 "## <id>" heading outside fenced code, where <id> is a
+//     canonical qid (q-YYYY-MM-DD-NNN) or a numbered one (Q-012, q-3),
+//     optionally followed by a gate word ("## Q-002 validating"), and the
+//     lines up to the next column-0 level-1 or level-2 heading outside
+//     fenced code;
+//   - the same with a name for <id> ("## seal-important-accept"), when the
+//     first lines under the heading, up to the first line of prose, are
+//     fields and one of them is "status: open|answered|dropped|rejected":
+//     an ordinary section ("## Notes") is never a question;
+//   - a row of a table under a "## Question register" heading whose header
+//     has a "Question ID" and a "Status" column: the id is the row's
+//     Question ID cell, and every other column is a field.
 //
 // A Block reads its fields once, when they are first asked for, and keeps
 // them: held across an edit, it shows the question as it was at that first
 // read (for the block an edit changed, that read came before the edit).
 type Block struct {
 	QID    string
-	head   int // index of the heading line
+	head   int // index of the heading line (a row's own line)
 	end    int // index of the first line after the block
 	q      *Questions
 	gen    int // q.gen when indexed
 	nth    int // how many earlier blocks have the same qid
 	fields []Field
-	parsed bool // fields are read on first use: a resolve needs one block of thousands
+	parsed bool   // fields are read on first use: a resolve needs one block of thousands
+	label  string // the gate word after the id in the heading, or ""
+	reg    *register
+}
+
+// register is the header of a question register table: a row's fields are
+// its cells under these column names.
+type register struct {
+	cols []string // header cells, trimmed
+	id   int      // the Question ID column
 }
 
 // Field is one "key: value" of a block, with the lines it spans.
@@ -47,16 +67,86 @@ type Field struct {
 	start, end int
 }
 
-// questionID reads the qid of a question heading, "## q-YYYY-MM-DD-NNN"
-// (trailing blanks allowed), without allocating: it runs once per heading
-// of a file that can hold thousands.
-func questionID(t string) (string, bool) {
-	id, ok := strings.CutPrefix(t, "## ")
+// Heading forms of headingID.
+const (
+	notID    = iota
+	idForm   // a canonical or numbered qid: a block whatever follows
+	nameForm // a name: a block when its first fields hold a question status
+)
+
+// headingID reads "## <id>" or "## <id> <gate>" (trailing blanks allowed)
+// without allocating: it runs once per heading of a file that can hold
+// thousands.
+func headingID(t string) (id, label string, form int) {
+	rest, ok := strings.CutPrefix(t, "## ")
 	if !ok {
-		return "", false
+		return "", "", notID
 	}
-	id = strings.TrimRight(id, " \t")
-	return id, qid.Shaped(id)
+	id = strings.TrimRight(rest, " \t")
+	if i := strings.IndexAny(id, " \t"); i >= 0 {
+		id, label = id[:i], strings.TrimLeft(id[i:], " \t")
+		if !gateWord(label) {
+			return "", "", notID
+		}
+	}
+	switch {
+	case qid.Shaped(id) || qid.Numbered(id):
+		return id, label, idForm
+	case qid.Named(id):
+		return id, label, nameForm
+	}
+	return "", "", notID
+}
+
+// gateWord reports whether s is a gate, in any case: DevRites writes one
+// after the id in some headings.
+func gateWord(s string) bool {
+	for _, g := range [...]string{"advisory", "validating", "blocking", "escalating"} {
+		if strings.EqualFold(s, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionStatus reports whether v is the status of a question.
+func questionStatus(v string) bool {
+	switch v {
+	case "open", "answered", "dropped", "rejected":
+		return true
+	}
+	return false
+}
+
+// statusFirst reports whether the lines after the heading at i, up to the
+// first line that is neither blank, a field nor a field's indented value,
+// hold a "status" field with a question status: what makes a named heading
+// a question block.
+func (q *Questions) statusFirst(i int, fenced []bool) bool {
+	lines := q.d.lines
+	for j := i + 1; j < len(lines); j++ {
+		if fenced != nil && fenced[j] {
+			return false
+		}
+		t := lines[j].text
+		if isBlank(t) {
+			continue
+		}
+		key, value, ok := fieldLine(t)
+		if !ok {
+			return false
+		}
+		if NormKey(key) == "status" {
+			return questionStatus(value)
+		}
+		j = continuation(lines, j) - 1
+	}
+	return false
+}
+
+// isRegister reports whether a level-2 heading is "## Question register".
+func isRegister(t string) bool {
+	return len(t) > 3 && (t[3] == 'Q' || t[3] == 'q') && NormKey(headingTitle(t)) == "questionregister"
 }
 
 // ParseQuestions parses questions.md. It never fails: text that is not a
@@ -108,19 +198,7 @@ func (q *Questions) index() {
 func (q *Questions) scan(fenced []bool) []bool {
 	lines := q.d.lines
 	var values []bool
-	q.blocks = nil // a new slice: one a caller holds keeps its blocks
-	var cur *Block
-	var slab []Block
-	seen := map[string]int{}
-	closeBlock := func(i int) {
-		if cur != nil {
-			cur.end = i
-			cur.nth = seen[cur.QID]
-			seen[cur.QID]++
-			q.blocks = append(q.blocks, cur)
-			cur = nil
-		}
-	}
+	w := q.walker(fenced)
 	for i := 0; i < len(lines); i++ {
 		if fenced[i] {
 			continue
@@ -129,17 +207,10 @@ func (q *Questions) scan(fenced []bool) []bool {
 		// Only column-0 headings count: an indented line in a block is
 		// part of a field's value, which is data.
 		if lvl := headingLevel(t); (lvl == 1 || lvl == 2) && t[0] == '#' {
-			closeBlock(i)
-			if id, ok := questionID(t); ok {
-				if len(slab) == cap(slab) {
-					slab = make([]Block, 0, 256) // blocks in chunks, not one allocation each
-				}
-				slab = append(slab, Block{QID: id, head: i, q: q, gen: q.gen})
-				cur = &slab[len(slab)-1]
-			}
+			w.heading(i, lvl, t)
 			continue
 		}
-		if cur == nil {
+		if w.cur == nil {
 			continue
 		}
 		if _, _, ok := fieldLine(t); !ok {
@@ -155,8 +226,120 @@ func (q *Questions) scan(fenced []bool) []bool {
 			i = end - 1
 		}
 	}
-	closeBlock(len(lines))
+	w.close(len(lines))
 	return values
+}
+
+// walker builds the block list of one index, in file order.
+type walker struct {
+	q      *Questions
+	fenced []bool // nil: no fenced code
+	cur    *Block // the heading block that is open
+	reg    int    // first line of an open register section, or -1
+	slab   []Block
+	seen   map[string]int
+}
+
+func (q *Questions) walker(fenced []bool) *walker {
+	q.blocks = nil // a new slice: one a caller holds keeps its blocks
+	return &walker{q: q, fenced: fenced, reg: -1, seen: map[string]int{}}
+}
+
+// add appends a block, allocated in chunks rather than one at a time.
+func (w *walker) add(b Block) *Block {
+	if len(w.slab) == cap(w.slab) {
+		w.slab = make([]Block, 0, 256)
+	}
+	b.q, b.gen, b.nth = w.q, w.q.gen, w.seen[b.QID]
+	w.seen[b.QID]++
+	w.slab = append(w.slab, b)
+	p := &w.slab[len(w.slab)-1]
+	w.q.blocks = append(w.q.blocks, p)
+	return p
+}
+
+// heading handles a column-0 level-1 or level-2 heading outside fenced
+// code at line i: it ends the block or register before it, and starts the
+// one it heads, if any.
+func (w *walker) heading(i, lvl int, t string) {
+	w.close(i)
+	if lvl != 2 {
+		return
+	}
+	id, label, form := headingID(t)
+	switch {
+	case form == idForm || form == nameForm && w.q.statusFirst(i, w.fenced):
+		w.cur = w.add(Block{QID: id, head: i, label: label})
+	case form == notID && isRegister(t):
+		w.reg = i + 1
+	}
+}
+
+// close ends the open block or register section at line i.
+func (w *walker) close(i int) {
+	if w.cur != nil {
+		w.cur.end = i
+		w.cur = nil
+	}
+	if w.reg >= 0 {
+		w.rows(w.reg, i)
+		w.reg = -1
+	}
+}
+
+// rows adds the rows of the question register tables in lines [from, to):
+// a table is a header row, a delimiter row and the rows under them, and
+// it is a register when its header names a Question ID and a Status
+// column. A row whose id cell is not a question id is not read.
+func (w *walker) rows(from, to int) {
+	lines := w.q.d.lines
+	fenced := func(i int) bool { return w.fenced != nil && w.fenced[i] }
+	for i := from; i+1 < to; i++ {
+		if fenced(i) || fenced(i+1) || !isRow(lines[i].text) || !isDelimiterRow(lines[i+1].text) {
+			continue
+		}
+		reg := header(lines[i].text)
+		j := i + 2
+		for ; j < to && !fenced(j) && isRow(lines[j].text); j++ {
+			if reg == nil {
+				continue
+			}
+			t := lines[j].text
+			cells, _ := splitRow(t)
+			if reg.id >= len(cells) {
+				continue
+			}
+			id := t[cells[reg.id][0]:cells[reg.id][1]]
+			if qid.Shaped(id) || qid.Numbered(id) || qid.Named(id) {
+				w.add(Block{QID: id, head: j, end: j + 1, reg: reg})
+			}
+		}
+		i = j - 1
+	}
+}
+
+// header reads a table's header row as a register's, or returns nil when
+// it has no Question ID or no Status column.
+func header(t string) *register {
+	cells, _ := splitRow(t)
+	reg := &register{id: -1}
+	status := false
+	for k, c := range cells {
+		name := t[c[0]:c[1]]
+		reg.cols = append(reg.cols, name)
+		switch NormKey(name) {
+		case "questionid", "qid":
+			if reg.id < 0 {
+				reg.id = k
+			}
+		case "status":
+			status = true
+		}
+	}
+	if reg.id < 0 || !status {
+		return nil
+	}
+	return reg
 }
 
 // parse reads the block's fields, once. A block indexed before an edit
@@ -175,6 +358,10 @@ func (b *Block) parse() {
 				b.fields = cur.fields
 			}
 		}
+		return
+	}
+	if b.reg != nil {
+		b.parseRow()
 		return
 	}
 	lines := b.q.d.lines[b.head:b.end]
@@ -208,39 +395,35 @@ func (b *Block) parse() {
 	}
 }
 
+// parseRow reads a register row's cells as fields, named by the header;
+// the Question ID cell is the block's id, not a field.
+func (b *Block) parseRow() {
+	t := b.q.d.lines[b.head].text
+	cells, _ := splitRow(t)
+	b.fields = make([]Field, 0, len(cells))
+	for k, c := range cells {
+		if k == b.reg.id || k >= len(b.reg.cols) || b.reg.cols[k] == "" {
+			continue
+		}
+		b.fields = append(b.fields, Field{Key: b.reg.cols[k], Value: t[c[0]:c[1]], start: b.head, end: b.head + 1})
+	}
+}
+
 // headingsOnly finds the blocks of a file without fenced code: every
 // column-0 level-1 or level-2 heading ends a block, and question headings
 // start one.
 func (q *Questions) headingsOnly() {
-	q.blocks = nil // a new slice: one a caller holds keeps its blocks
-	var cur *Block
-	var slab []Block
-	seen := map[string]int{}
+	w := q.walker(nil)
 	for i, l := range q.d.lines {
 		t := l.text
 		if t == "" || t[0] != '#' {
 			continue
 		}
-		if lvl := headingLevel(t); lvl != 1 && lvl != 2 {
-			continue
-		}
-		if cur != nil {
-			cur.end = i
-			cur = nil
-		}
-		if id, ok := questionID(t); ok {
-			if len(slab) == cap(slab) {
-				slab = make([]Block, 0, 256)
-			}
-			slab = append(slab, Block{QID: id, head: i, q: q, gen: q.gen, nth: seen[id]})
-			seen[id]++
-			cur = &slab[len(slab)-1]
-			q.blocks = append(q.blocks, cur)
+		if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
+			w.heading(i, lvl, t)
 		}
 	}
-	if cur != nil {
-		cur.end = len(q.d.lines)
-	}
+	w.close(len(q.d.lines))
 }
 
 // valueMask returns the lines that hold field values, computing them for a
@@ -351,6 +534,20 @@ func (b *Block) Get(key string) (string, bool) {
 	return "", false
 }
 
+// Row reports whether the block is a row of a question register table.
+func (b *Block) Row() bool { return b.reg != nil }
+
+// Label is the gate word that follows the id in the block's heading
+// ("validating" for "## Q-002 validating"), or "".
+func (b *Block) Label() string { return b.label }
+
+// FitsCell reports whether a register row's cell can hold v exactly: one
+// line, no '|', no white space at either end (a cell's is not its text)
+// and no final backslash (it would escape the cell's closing pipe).
+func FitsCell(v string) bool {
+	return !strings.ContainsAny(v, "|\r\n") && strings.TrimSpace(v) == v && !strings.HasSuffix(v, `\`)
+}
+
 // Value returns the field's value, or "" when it is absent.
 func (b *Block) Value(key string) string {
 	v, _ := b.Get(key)
@@ -361,11 +558,17 @@ func (b *Block) Value(key string) string {
 type KV struct{ Key, Value string }
 
 // Set updates fields of the block in place and adds the ones it lacks at the
-// end of the block, in the order given.
+// end of the block, in the order given. A register row keeps its table
+// form: the cells of the columns named by the keys are replaced, and keys
+// the table has no column for are not kept; a value a cell cannot hold
+// (FitsCell) is refused and nothing changes.
 func (q *Questions) Set(qid string, kvs ...KV) error {
 	b := q.Find(qid)
 	if b == nil {
 		return Errorf(ErrNoQuestion, "%s: unknown qid", qid)
+	}
+	if b.reg != nil {
+		return q.setRow(b, kvs)
 	}
 	b.parse()
 	var added []string
@@ -419,6 +622,53 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	for _, r := range repls {
 		q.d.splice(r.from, r.to, r.lines)
 	}
+	q.edited()
+	return nil
+}
+
+// setRow replaces cells of a register row; the line is the only one that
+// changes.
+func (q *Questions) setRow(b *Block, kvs []KV) error {
+	t := q.d.lines[b.head].text
+	_, raw := splitRow(t)
+	type cell struct {
+		from, to int
+		text     string
+	}
+	var edits []cell
+	for _, kv := range kvs {
+		if !FitsCell(kv.Value) {
+			return Errorf(ErrMalformed, "%s: a register cell cannot hold %q", b.QID, kv.Value)
+		}
+		col := -1
+		for k, name := range b.reg.cols {
+			if k != b.reg.id && NormKey(name) == NormKey(kv.Key) {
+				col = k
+				break
+			}
+		}
+		if col < 0 || col >= len(raw) {
+			continue // no such column: a register keeps only its own
+		}
+		c := trimSpan(t, raw[col][0], raw[col][1])
+		e := cell{c[0], c[1], kv.Value}
+		switch {
+		case kv.Value == "" && raw[col][1] == len(t):
+			e = cell{raw[col][0], raw[col][1], " |"} // the last cell, without its closing pipe
+		case c[0] == c[1]:
+			e = cell{raw[col][0], raw[col][1], " " + kv.Value + " "}
+		}
+		edits = slices.DeleteFunc(edits, func(x cell) bool { return x.from == e.from })
+		edits = append(edits, e)
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	slices.SortFunc(edits, func(a, b cell) int { return b.from - a.from })
+	for _, e := range edits {
+		t = t[:e.from] + e.text + t[e.to:]
+	}
+	q.d.setText(b.head, t)
 	q.edited()
 	return nil
 }
@@ -488,13 +738,17 @@ func (q *Questions) Rename(line int, newQID string) error {
 			b = x
 		}
 	}
-	if b == nil { // not a heading, or one inside fenced code
-		return Errorf(ErrNoQuestion, "no question at line %d", line)
+	if b == nil || b.reg != nil { // not a heading, one inside fenced code, or a register row
+		return Errorf(ErrNoQuestion, "no question heading at line %d", line)
 	}
 	if !qid.Shaped(newQID) {
 		return Errorf(ErrMalformed, "%q is not a qid", newQID)
 	}
-	q.d.setText(i, "## "+newQID)
+	text := "## " + newQID
+	if b.label != "" {
+		text += " " + b.label
+	}
+	q.d.setText(i, text)
 	// No line moves: blocks already handed out stay valid where they are,
 	// and the renamed one says its new qid. Ranks among duplicates are
 	// counted again on the next index.

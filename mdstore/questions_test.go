@@ -354,19 +354,28 @@ func TestQuestionsRename(t *testing.T) {
 	}
 }
 
-func TestQuestionID(t *testing.T) {
+func TestHeadingID(t *testing.T) {
 	for _, tt := range []struct {
-		line, id string
+		line, id, label string
+		form            int
 	}{
-		{"## q-2026-11-29-001", "q-2026-11-29-001"}, {"## q-2026-11-29-001 \t", "q-2026-11-29-001"},
-		{"## q-2026-11-29-12345", "q-2026-11-29-12345"},
-		{"## q-2026-11-29-01", ""}, {"## q-2026-11-29-0a1", ""}, {"### q-2026-11-29-001", ""}, {"##  q-2026-11-29-001", ""},
-		{"## q-2026-11-29-001 x", ""}, {"## q-2026-11-2-001", ""}, {"## q-2026/11/29-001", ""}, {"## x-2026-11-29-001", ""},
-		{"## q-2026-11-29-", ""}, {"", ""},
+		{"## q-2026-11-29-001", "q-2026-11-29-001", "", idForm}, {"## q-2026-11-29-001 \t", "q-2026-11-29-001", "", idForm},
+		{"## q-2026-11-29-12345", "q-2026-11-29-12345", "", idForm},
+		{"## q-2026-11-29-001 blocking", "q-2026-11-29-001", "blocking", idForm},
+		{"## Q-012", "Q-012", "", idForm}, {"## Q-002 validating", "Q-002", "validating", idForm},
+		{"## q-3 blocking", "q-3", "blocking", idForm}, {"## q-3\tEscalating ", "q-3", "Escalating", idForm},
+		{"## seal-important-accept", "seal-important-accept", "", nameForm},
+		{"## seal-important-accept advisory", "seal-important-accept", "advisory", nameForm},
+		{"## Notes", "Notes", "", nameForm},
+		{"## q-2026-11-29-01", "", "", notID}, {"## q-2026-11-29-0a1", "", "", notID}, {"### q-2026-11-29-001", "", "", notID},
+		{"##  q-2026-11-29-001", "", "", notID}, {"## q-2026-11-29-001 x", "", "", notID}, {"## q-2026-11-29-001 blocking now", "", "", notID},
+		{"## q-2026-11-2-001", "", "", notID}, {"## q-2026/11/29-001", "", "", notID},
+		{"## x-2026-11-29-001", "x-2026-11-29-001", "", nameForm}, {"## q-2026-11-29-", "", "", notID}, {"## Question register", "", "", notID},
+		{"## q-notes", "", "", notID}, {"", "", "", notID},
 	} {
-		id, ok := questionID(tt.line)
-		if ok != (tt.id != "") || ok && id != tt.id {
-			t.Errorf("questionID(%q) = %q, %v, want %q", tt.line, id, ok, tt.id)
+		id, label, form := headingID(tt.line)
+		if id != tt.id || label != tt.label || form != tt.form {
+			t.Errorf("headingID(%q) = %q, %q, %d, want %q, %q, %d", tt.line, id, label, form, tt.id, tt.label, tt.form)
 		}
 	}
 }

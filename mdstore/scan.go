@@ -35,11 +35,12 @@ func (q *Questions) Headings() []Heading {
 	return out
 }
 
-// IsQuestionHeading reports whether a line is a question heading
-// ("## q-YYYY-MM-DD-NNN").
+// IsQuestionHeading reports whether a line is a question heading by its
+// id alone ("## q-YYYY-MM-DD-NNN", "## Q-012 validating"): a named block's
+// heading needs its fields to be one.
 func IsQuestionHeading(s string) bool {
-	_, ok := questionID(s)
-	return ok
+	_, _, form := headingID(s)
+	return form == idForm
 }
 
 // AwaitingLine is the 1-based line of the "Awaiting human" heading, or 0

@@ -1,15 +1,20 @@
 package mdstore
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 )
 
-// Encoding names the two forms of state.md.
+// Encoding names the forms of state.md.
 const (
-	Table   = "table"   // schema 3: "## Cursor" with a Key | Value table
+	Table   = "table"   // "## Cursor" with a Key | Value table (DevRites v3+, init)
 	Bullets = "bullets" // schema 2 and hand-written: "- Status: …" lines
+	// Rows is the form DevRites' migrate leaves: "| key | value |" rows
+	// without a header row or a "## Cursor" heading, among bullets, before
+	// the first "## " heading.
+	Rows = "rows"
 )
 
 // State is a parsed state.md.
@@ -138,6 +143,9 @@ func (s *State) index() {
 	} else {
 		s.encoding = Bullets
 		s.cursor = s.entries(0, firstSection, fenced)
+		if s.lastRow() >= 0 {
+			s.encoding = Rows
+		}
 	}
 	s.preambleEnd = firstSection
 	if a := s.section("awaitinghuman"); a != nil {
@@ -158,19 +166,18 @@ func (s *State) section(norm string) *section {
 }
 
 // entries reads table rows and "- key: value" bullets in lines [from, to).
+// A row followed by a delimiter row is a header, and neither is an entry:
+// rows without a header (DevRites' migrate writes them) are entries too.
 func (s *State) entries(from, to int, fenced []bool) []Entry {
 	var out []Entry
-	rowInTable := 0
 	for i := from; i < to; i++ {
 		if fenced[i] {
-			rowInTable = 0
 			continue
 		}
 		t := s.d.lines[i].text
-		if strings.HasPrefix(strings.TrimLeft(t, " "), "|") {
-			rowInTable++
-			if rowInTable <= 2 { // header and delimiter rows
-				continue
+		if isRow(t) {
+			if isDelimiterRow(t) || i+1 < to && !fenced[i+1] && isDelimiterRow(s.d.lines[i+1].text) {
+				continue // a delimiter row, or the header above one
 			}
 			cells, raw := splitRow(t)
 			if len(cells) < 2 {
@@ -181,7 +188,6 @@ func (s *State) entries(from, to int, fenced []bool) []Entry {
 				line: i, vs: cells[1][0], ve: cells[1][1], cell: raw[1], table: true})
 			continue
 		}
-		rowInTable = 0
 		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
 			body := strings.TrimLeft(t[1:], " ")
 			off := len(t) - len(body)
@@ -298,7 +304,8 @@ func lookup(es []Entry, key string) (string, bool) {
 	return "", false
 }
 
-// Schema returns the schema number; a missing schema is 2.
+// Schema returns the schema number; a missing schema is 2. A value that is
+// not a whole number of at least 1 is an error that says so.
 func (s *State) Schema() (int, error) {
 	v, ok := s.Get("schema")
 	if !ok || strings.TrimSpace(v) == "" {
@@ -306,7 +313,10 @@ func (s *State) Schema() (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("schema %q is not a number", v)
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("schema %d is below 1", n)
 	}
 	return n, nil
 }
@@ -322,15 +332,18 @@ func (s *State) Set(canon, value string) {
 	}
 	row := "| " + canon + " | " + escapeCell(value) + " |"
 	bullet := "- " + bulletName(canon, true) + ": " + oneLine(value)
+	if r := s.lastRow(); r >= 0 {
+		// A cursor with rows gets rows, after its last one, even where
+		// bullets follow it (DevRites' migrate mixes the two).
+		at := s.cursor[r].line + 1
+		s.d.splice(at, at, s.d.newLines(row))
+		s.index()
+		return
+	}
 	if n := len(s.cursor); n > 0 {
-		// After the last entry, in its form: a row ends a table, a
-		// bullet a list.
-		last := s.cursor[n-1]
-		text := bullet
-		if last.table {
-			text = row
-		}
-		s.d.splice(last.line+1, last.line+1, s.d.newLines(text))
+		// After the last bullet, in a list of bullets.
+		at := s.cursor[n-1].line + 1
+		s.d.splice(at, at, s.d.newLines(bullet))
 		s.index()
 		return
 	}
@@ -354,6 +367,16 @@ func (s *State) Set(canon, value string) {
 	s.index()
 }
 
+// lastRow is the index in s.cursor of the last table row, or -1.
+func (s *State) lastRow() int {
+	for i := len(s.cursor) - 1; i >= 0; i-- {
+		if s.cursor[i].table {
+			return i
+		}
+	}
+	return -1
+}
+
 // tableStart returns the line of the header row of the first table in lines
 // [from, to) that has a delimiter row under it, or -1.
 func (s *State) tableStart(from, to int) int {
@@ -367,6 +390,22 @@ func (s *State) tableStart(from, to int) int {
 }
 
 func isRow(t string) bool { return strings.HasPrefix(strings.TrimLeft(t, " "), "|") }
+
+// isDelimiterRow reports whether a row is a table's delimiter row, under
+// its header: every cell is dashes, with an optional colon at either end.
+func isDelimiterRow(t string) bool {
+	if !isRow(t) {
+		return false
+	}
+	cells, _ := splitRow(t)
+	for _, c := range cells {
+		v := strings.TrimSuffix(strings.TrimPrefix(t[c[0]:c[1]], ":"), ":")
+		if v == "" || strings.Trim(v, "-") != "" {
+			return false
+		}
+	}
+	return len(cells) > 0
+}
 
 func (s *State) setValue(e Entry, value string) {
 	v := oneLine(value)
@@ -435,8 +474,10 @@ func (s *State) Delete(canon string) {
 // in the file's encoding. A new section goes before "## Log", else at the end.
 func (s *State) SetAwaiting(kvs ...KV) {
 	texts := []string{"## Awaiting human"}
-	if s.encoding == Table {
-		texts = append(texts, "| Key | Value |", "| --- | --- |")
+	if s.encoding == Table || s.encoding == Rows {
+		if s.encoding == Table {
+			texts = append(texts, "| Key | Value |", "| --- | --- |")
+		}
 		for _, kv := range kvs {
 			texts = append(texts, "| "+kv.Key+" | "+escapeCell(kv.Value)+" |")
 		}
