@@ -73,7 +73,7 @@ func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	}
 	history := e.questions(f.questions)
 	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
-		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history})}
+		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history, Rules: &e.Rules})}
 	if n := e.AFK.AutoApproveAfter; n > 0 {
 		streak := HumanStreak(history, bp)
 		x.HumanStreak, x.AutoApproveAfter = &streak, n

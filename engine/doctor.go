@@ -93,6 +93,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		return nil, err
 	}
 	d.checkAFK()
+	d.checkRules()
 	return d.report(), busy
 }
 
@@ -288,4 +289,5 @@ func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkDrift(w)
 	d.checkDecisions(w)
 	d.checkTemps(locked)
+	d.checkRecovery(locked)
 }

@@ -23,6 +23,7 @@ type Engine struct {
 	Actor       string // answered_by for people; "human" when empty
 	Templates   Templates
 	AFK         AFK
+	Rules       Rules // .devrites/rules.yaml
 }
 
 // Open prepares an engine for a found workspace, reading its configuration.
@@ -34,7 +35,7 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	if actor == "" {
 		actor = "human"
 	}
-	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: LoadAFK(ws.Devrites)}, nil
+	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: LoadAFK(ws.Devrites), Rules: LoadRules(ws.Devrites)}, nil
 }
 
 func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }
@@ -81,45 +82,49 @@ func (e *Engine) read() (*files, error) {
 // transact runs fn on the parsed workspace under the lock and stages what it
 // changed. questions.md and decisions.md are created when missing.
 func (e *Engine) transact(ctx context.Context, fn func(*files) error) error {
-	return e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
-		sb, err := tx.Read(mdstore.StateFile)
-		if err != nil {
-			return err
-		}
-		f := &files{state: mdstore.ParseState(sb)}
-		if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
-			return err
-		}
-		qb, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile)
-		if err != nil {
-			return err
-		}
-		if !hasQ {
-			qb = []byte("# Questions\n")
-		}
-		f.questions = mdstore.ParseQuestions(qb)
-		if err := e.readable(&wsFiles{files: *f, hasState: true, hasQ: hasQ, origState: sb, origQ: qb}); err != nil {
-			return err
-		}
-		f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
-		if err != nil {
-			return err
-		}
-		if !f.hasDec {
-			f.decisions = []byte("# Decisions\n")
-		}
-		if err := fn(f); err != nil {
-			return err
-		}
-		if qs := f.questions.Bytes(); hasQ || len(f.questions.Blocks()) > 0 {
-			tx.Write(mdstore.QuestionsFile, qs)
-		}
-		tx.Write(mdstore.StateFile, f.state.Bytes())
-		if f.hasDec || string(f.decisions) != "# Decisions\n" {
-			tx.Write(mdstore.DecisionsFile, f.decisions)
-		}
-		return nil
-	})
+	return e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error { return e.within(tx, fn) })
+}
+
+// within is transact's work inside a transaction that is already open, for
+// callers that change other files of the workspace in the same one.
+func (e *Engine) within(tx *mdstore.Tx, fn func(*files) error) error {
+	sb, err := tx.Read(mdstore.StateFile)
+	if err != nil {
+		return err
+	}
+	f := &files{state: mdstore.ParseState(sb)}
+	if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
+		return err
+	}
+	qb, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile)
+	if err != nil {
+		return err
+	}
+	if !hasQ {
+		qb = []byte("# Questions\n")
+	}
+	f.questions = mdstore.ParseQuestions(qb)
+	if err := e.readable(&wsFiles{files: *f, hasState: true, hasQ: hasQ, origState: sb, origQ: qb}); err != nil {
+		return err
+	}
+	f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
+	if err != nil {
+		return err
+	}
+	if !f.hasDec {
+		f.decisions = []byte("# Decisions\n")
+	}
+	if err := fn(f); err != nil {
+		return err
+	}
+	if qs := f.questions.Bytes(); hasQ || len(f.questions.Blocks()) > 0 {
+		tx.Write(mdstore.QuestionsFile, qs)
+	}
+	tx.Write(mdstore.StateFile, f.state.Bytes())
+	if f.hasDec || string(f.decisions) != "# Decisions\n" {
+		tx.Write(mdstore.DecisionsFile, f.decisions)
+	}
+	return nil
 }
 
 func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.ErrMissing) }

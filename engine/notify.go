@@ -16,6 +16,9 @@ func (e *Engine) event(name string, q Question) notify.Event {
 	if q.Answer != nil {
 		ev.Answer = *q.Answer
 	}
+	if e.OffersAlwaysApprove(q) {
+		ev.AlwaysApprove = AlwaysApproveCommand(q.QID)
+	}
 	return ev
 }
 

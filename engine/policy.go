@@ -26,6 +26,12 @@ type Decision struct {
 	Reason  string `json:"reason"` // one sentence for people
 }
 
+// RuleApproval is the number reported for a decision of an approval rule
+// (.devrites/rules.yaml, see rules.go). Approval rules are checked after
+// rules 2–5 and before rule 6; they are numbered 9 so that rules 1–8 keep
+// the numbers the specification gives them.
+const RuleApproval = 9
+
 // Gatekeeping is what the policy looks at.
 type Gatekeeping struct {
 	Gate       string
@@ -34,36 +40,36 @@ type Gatekeeping struct {
 	Breakpoint string
 	// History is the questions already in questions.md, in file order.
 	History []Question
+	// Rules are the approval rules; nil is none.
+	Rules *Rules
 }
 
 // Decide applies the AFK policy of the specification, first matching rule
 // wins. It is the only place that decides whether a person is asked.
 // Tags match without regard to case or surrounding space.
+//
+// Approval rules join it: a never-auto rule pauses as rule 3 does, and so
+// does a rules file that does not parse (nothing is auto-picked while a
+// never-auto rule may be unreadable); an always-approve rule auto-picks
+// after rules 2–5 and before rule 6, in AFK mode and out of it, because a
+// person asked for it.
 func Decide(afk AFK, g Gatekeeping) Decision {
+	stop := hardStop(afk, g)
 	if !afk.On {
+		// Out of AFK mode only an always-approve rule auto-picks; when rules
+		// 2–5 stop one that covers the question, they are what decided.
+		if d, ok := approved(g); ok && stop == nil {
+			return d
+		} else if ok {
+			return *stop
+		}
 		return Decision{Paused, 1, "afk-off", "AFK mode is off (.devrites/AFK absent): a person answers"}
 	}
-	if g.Gate == "escalating" {
-		return Decision{Paused, 2, "escalating", "escalating gates always pause"}
+	if stop != nil {
+		return *stop
 	}
-	for _, t := range g.Tags {
-		t = normTag(t)
-		if slices.Contains(AlwaysStop, t) {
-			return Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
-		}
-		for _, n := range afk.NeverAuto {
-			if normTag(n) == t {
-				return Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t)}
-			}
-		}
-	}
-	for _, t := range g.Tags {
-		if t = normTag(t); t == "scope" || t == "acceptance" {
-			return Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t)}
-		}
-	}
-	if strings.EqualFold(strings.TrimSpace(g.Slice), "seal") {
-		return Decision{Paused, 5, "seal", "a person answers the seal"}
+	if d, ok := approved(g); ok {
+		return d
 	}
 	if slices.Contains(afk.AllowGates, g.Gate) {
 		if g.Gate == "validating" {
@@ -87,6 +93,57 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 		reason = fmt.Sprintf("%s is not in allow_gates [%s]", g.Gate, strings.Join(afk.AllowGates, ", "))
 	}
 	return Decision{Paused, 8, "default", reason}
+}
+
+// hardStop is the first of rules 2–5 that pauses the question, or nil:
+// what no rule of a person or the AFK file can auto-pick.
+func hardStop(afk AFK, g Gatekeeping) *Decision {
+	if g.Gate == "escalating" {
+		return &Decision{Paused, 2, "escalating", "escalating gates always pause"}
+	}
+	for _, t := range g.Tags {
+		t = normTag(t)
+		if slices.Contains(AlwaysStop, t) {
+			return &Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
+		}
+		for _, n := range afk.NeverAuto {
+			if normTag(n) == t {
+				return &Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t)}
+			}
+		}
+	}
+	if g.Rules != nil && g.Rules.Broken {
+		return &Decision{Paused, 3, "rules-broken", g.Rules.Path + " does not parse, so no approval rule applies and nothing is auto-picked"}
+	}
+	if r := g.Rules.match(NeverAuto, g.Breakpoint, g.Tags); r != nil {
+		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r))}
+	}
+	for _, t := range g.Tags {
+		if t = normTag(t); t == "scope" || t == "acceptance" {
+			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t)}
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(g.Slice), "seal") {
+		return &Decision{Paused, 5, "seal", "a person answers the seal"}
+	}
+	return nil
+}
+
+// approved is the decision of the first always-approve rule that covers
+// the question's breakpoint or one of its tags.
+func approved(g Gatekeeping) (Decision, bool) {
+	r := g.Rules.match(AlwaysApprove, g.Breakpoint, g.Tags)
+	if r == nil {
+		return Decision{}, false
+	}
+	return Decision{AutoPicked, RuleApproval, "rule " + r.ID, fmt.Sprintf("%s has always-approve rule %s%s", r.Selector(), r.ID, createdBy(*r))}, true
+}
+
+func createdBy(r Rule) string {
+	if r.CreatedBy == "" {
+		return ""
+	}
+	return ", created by " + r.CreatedBy
 }
 
 func normTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }

@@ -70,6 +70,7 @@ type Question struct {
 	Attempt          *int     `json:"attempt,omitempty"`
 	PreviousFeedback string   `json:"previous_feedback,omitempty"`
 	RemindedAt       string   `json:"reminded_at,omitempty"`
+	AlwaysApprove    string   `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
 	Overdue          bool     `json:"overdue"`
 
 	Line int `json:"-"` // line of the heading in questions.md
@@ -139,6 +140,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			q.PreviousFeedback = v
 		case "remindedat":
 			q.RemindedAt = v
+		case "alwaysapprove":
+			q.AlwaysApprove = v
 		}
 	}
 	if q.Options == nil {

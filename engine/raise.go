@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ type RaiseRequest struct {
 	// nil when not given (an empty answer given is refused, never ignored).
 	Answered *string `json:"answered"`
 	Choice   *int    `json:"choice"`
+	// NoAlwaysApprove keeps the "always approve" offer off the question
+	// (written always_approve: no).
+	NoAlwaysApprove bool `json:"no_always_approve"`
 }
 
 // RaiseResult is the outcome of a raise.
@@ -237,12 +241,12 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if by == "" {
 		by = e.Actor
 	}
-	res := &RaiseResult{Warnings: append([]string(nil), e.AFK.Warnings...)}
+	res := &RaiseResult{Warnings: append(slices.Clone(e.AFK.Warnings), e.Rules.Warnings()...)}
 	err = e.transact(ctx, func(f *files) error {
 		history := e.questions(f.questions)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
 		if r.Answered == nil && r.Choice == nil {
-			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history})
+			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history, Rules: &e.Rules})
 		}
 		if d.Outcome == Paused {
 			if reason, stopped := stopReason(f.state); stopped {
@@ -280,6 +284,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		opt("breakpoint", r.Breakpoint)
 		opt("route", r.Route)
 		opt("blocking_slices", r.BlockingSlices)
+		if r.NoAlwaysApprove {
+			opt("always_approve", "no")
+		}
 		if prev := lastOfBreakpoint(history, r.Breakpoint); r.Breakpoint != "" && prev != nil && prev.Status == StatusRejected {
 			attempt := 2
 			if prev.Attempt != nil {

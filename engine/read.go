@@ -241,6 +241,17 @@ type StopRequest struct {
 // line. A stop with status running lifts the stop instead of recording one:
 // stop_reason goes.
 func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	return e.transact(ctx, func(f *files) error {
+		e.stop(f, r)
+		return nil
+	})
+}
+
+// check refuses a stop that state.md cannot hold.
+func (r StopRequest) check() error {
 	switch r.Status {
 	case CursorBlocked, CursorAwaiting, CursorRunning:
 	default:
@@ -257,17 +268,19 @@ func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
 			return err
 		}
 	}
-	return e.transact(ctx, func(f *files) error {
-		f.state.Set("status", r.Status)
-		if r.Status == CursorRunning {
-			f.state.Delete("stop_reason")
-		} else {
-			f.state.Set("stop_reason", r.Reason)
-		}
-		f.state.Set("next_action", r.Resume)
-		f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
-		return nil
-	})
+	return nil
+}
+
+// stop writes a checked stop into state.md.
+func (e *Engine) stop(f *files, r StopRequest) {
+	f.state.Set("status", r.Status)
+	if r.Status == CursorRunning {
+		f.state.Delete("stop_reason")
+	} else {
+		f.state.Set("stop_reason", r.Reason)
+	}
+	f.state.Set("next_action", r.Resume)
+	f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
 }
 
 // ResumeResult is what `state resume` reports.

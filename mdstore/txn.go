@@ -195,10 +195,16 @@ func WriteAtomic(path string, data []byte) error {
 	return d.Sync()
 }
 
-// lock takes the workspace's exclusive flock on .lock, polling until timeout.
-// The lock file is created empty and never written or deleted.
+// lock takes the workspace's exclusive flock on .lock, waiting until timeout.
 func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), error) {
-	path := ws.Path(LockFile)
+	return Lock(ctx, ws.Path(LockFile), "the workspace", timeout)
+}
+
+// Lock takes an exclusive flock on path, waiting until timeout, and returns
+// the function that releases it. The lock file is created empty and never
+// written or deleted. what names what the lock guards in the error when
+// another process holds it (an error of kind ErrBusy).
+func Lock(ctx context.Context, path, what string, timeout time.Duration) (func(), error) {
 	fl := flock.New(path)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -215,10 +221,10 @@ func (ws *Workspace) lock(ctx context.Context, timeout time.Duration) (func(), e
 			return nil, fmt.Errorf("%s: cannot take the lock: %w", path, err)
 		}
 		holder := "another process"
-		if pid := LockHolder(ws); pid > 0 {
+		if pid := lockHolder(path); pid > 0 {
 			holder = "pid " + strconv.Itoa(pid)
 		}
-		return nil, WithHint(Errorf(ErrBusy, "%s: the workspace is locked by %s", path, holder),
+		return nil, WithHint(Errorf(ErrBusy, "%s: %s is locked by %s", path, what, holder),
 			"retry, or raise --lock-timeout (now "+timeout.String()+")")
 	}
 	return func() { _ = fl.Unlock() }, nil
@@ -247,8 +253,11 @@ func waitLock(ctx context.Context, fl *flock.Flock) (bool, error) {
 
 // LockHolder returns the pid holding the workspace lock, from /proc/locks
 // where the system has it, or 0 when it is not known or not held.
-func LockHolder(ws *Workspace) int {
-	fi, err := os.Stat(ws.Path(LockFile))
+func LockHolder(ws *Workspace) int { return lockHolder(ws.Path(LockFile)) }
+
+// lockHolder returns the pid holding the flock on path, or 0.
+func lockHolder(path string) int {
+	fi, err := os.Stat(path)
 	if err != nil {
 		return 0
 	}

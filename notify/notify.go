@@ -44,11 +44,15 @@ type Event struct {
 	Status    string   `json:"status,omitempty"`
 	Answer    string   `json:"answer,omitempty"`
 	Options   []string `json:"options"`
+	// AlwaysApprove is the command that answers option 1 and always
+	// approves the question's breakpoint, when the question offers it.
+	AlwaysApprove string `json:"always_approve,omitempty"`
 }
 
 // Env returns the variables the hook gets, as KEY=value strings.
+// DEVRITES_ALWAYS_APPROVE is set only when the question offers it.
 func (e Event) Env() []string {
-	return []string{
+	env := []string{
 		"DEVRITES_QID=" + e.QID,
 		"DEVRITES_GATE=" + e.Gate,
 		"DEVRITES_SLICE=" + e.Slice,
@@ -61,6 +65,10 @@ func (e Event) Env() []string {
 		"DEVRITES_WORKSPACE=" + e.Workspace,
 		"DEVRITES_RESUME=" + e.Resume,
 	}
+	if e.AlwaysApprove != "" {
+		env = append(env, "DEVRITES_ALWAYS_APPROVE="+e.AlwaysApprove)
+	}
+	return env
 }
 
 // Hook is how to run the command.

@@ -53,6 +53,7 @@ func cmdAFKExplain(c *cli.Context) error {
 		return err
 	}
 	e.warn(eng.AFK.Warnings)
+	e.warn(eng.Rules.Warnings())
 	x, err := eng.Explain(engine.ExplainRequest{Gate: c.String("gate"), Tags: c.StringSlice("tag"),
 		Slice: c.String("slice"), Breakpoint: c.String("breakpoint")})
 	if err != nil {

@@ -22,6 +22,8 @@ import (
 func commands() []*cli.Command {
 	cmds := coreCommands()
 	cmds = append(cmds, afkCommands()...)
+	cmds = append(cmds, recoveryCommands()...)
+	cmds = append(cmds, rulesCommands()...)
 	return append(cmds, doctorCommands()...)
 }
 
@@ -51,6 +53,7 @@ func coreCommands() []*cli.Command {
 					&cli.IntFlag{Name: "choice", Usage: "record the option picked interactively"},
 					&cli.StringFlag{Name: "by", Usage: "who answered, with --answered/--choice"},
 					&cli.BoolFlag{Name: "explain", Usage: "say which policy rule decided"},
+					&cli.BoolFlag{Name: "no-always-approve", Usage: "do not offer \"always approve\" for this question"},
 				},
 				Action: cmdRaise,
 			}},
@@ -79,12 +82,13 @@ func coreCommands() []*cli.Command {
 				},
 				{
 					Name: "resolve", Usage: "answer, drop or reject a question",
-					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --batch FILE|-",
+					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --always <qid> <option> | --batch FILE|-",
 					Flags: []cli.Flag{
 						&cli.BoolFlag{Name: "drop", Usage: "drop the question; the words are the reason"},
 						&cli.BoolFlag{Name: "reject", Usage: "reject; the words are feedback for re-scoping"},
 						&cli.StringFlag{Name: "batch", Usage: "resolve many from FILE, or - for stdin"},
 						&cli.StringFlag{Name: "by", Usage: "who answered (default $DEVRITES_ACTOR, else human)"},
+						&cli.BoolFlag{Name: "always", Usage: "with an option number: also always approve the question's breakpoint (a rule in .devrites/rules.yaml)"},
 					},
 					Action: cmdResolve,
 				},
@@ -165,6 +169,7 @@ func cmdRaise(c *cli.Context) error {
 		v := c.Int("choice")
 		r.Choice = &v
 	}
+	r.NoAlwaysApprove = r.NoAlwaysApprove || c.Bool("no-always-approve")
 	eng, err := e.open()
 	if err != nil {
 		return err
@@ -354,6 +359,9 @@ func cmdResolve(c *cli.Context) error {
 	}
 	var items []engine.Resolution
 	batch := c.IsSet("batch")
+	if c.Bool("always") {
+		return cmdResolveAlways(c, e, kind, batch)
+	}
 	if batch {
 		if c.NArg() > 0 || kind != engine.StatusAnswered {
 			return mdstore.Errorf(engine.ErrBadArgs, "--batch takes no other arguments")
@@ -382,6 +390,12 @@ func cmdResolve(c *cli.Context) error {
 		return err
 	}
 	e.warn(res.Warnings)
+	e.print(res, resolvedText(res))
+	return nil
+}
+
+// resolvedText is what state resolve prints for people.
+func resolvedText(res *engine.ResolveResult) string {
 	var b strings.Builder
 	for _, r := range res.Resolved {
 		choice := ""
@@ -400,8 +414,7 @@ func cmdResolve(c *cli.Context) error {
 			fmt.Fprintf(&b, "state: %s; next: %s\n", r.State, r.NextAction)
 		}
 	}
-	e.print(res, b.String())
-	return nil
+	return b.String()
 }
 
 func cmdResume(c *cli.Context) error {
@@ -471,7 +484,7 @@ func cmdQuestionShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	text := q.Render()
+	text := q.Render() + alwaysApproveLine(eng, q)
 	if e.color() {
 		lines := strings.SplitN(text, "\n", 3)
 		if len(lines) == 3 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/recovery"
 )
 
 // Exit codes, as the README documents them.
@@ -47,6 +48,8 @@ var codes = []struct {
 	{engine.ErrNotOpen, exitConflict, "not-open"},
 	{engine.ErrExists, exitConflict, "exists"},
 	{mdstore.ErrNoQuestion, exitUnknown, "unknown-qid"},
+	{recovery.ErrUnknown, exitUnknown, "unknown-fingerprint"},
+	{engine.ErrUnknownRule, exitUnknown, "unknown-rule"},
 	{mdstore.ErrNoWorkspace, exitNoSpace, "no-workspace"},
 	{mdstore.ErrMissing, exitNoSpace, "missing-file"},
 }

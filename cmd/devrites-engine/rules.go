@@ -1,0 +1,189 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// rulesCommands are the approval rules' commands (.devrites/rules.yaml).
+// state resolve --always (commands.go) adds a rule too, through
+// cmdResolveAlways below.
+func rulesCommands() []*cli.Command {
+	return []*cli.Command{{
+		Name: "rules", Usage: "approval rules in .devrites/rules.yaml: always-approve or never-auto, by breakpoint or tag",
+		Subcommands: []*cli.Command{
+			{Name: "list", Usage: "every rule, in file order", Action: cmdRulesList},
+			{
+				Name: "add", Usage: "add a rule (the same rule again changes nothing)",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "breakpoint", Usage: "the breakpoint id the rule covers"},
+					&cli.StringFlag{Name: "tag", Usage: "the tag the rule covers (instead of --breakpoint)"},
+					&cli.StringFlag{Name: "action", Usage: "always-approve or never-auto"},
+					&cli.StringFlag{Name: "note", Usage: "why, for the people who review it"},
+					&cli.StringFlag{Name: "by", Usage: "who asks for it (default $DEVRITES_ACTOR, else human)"},
+				},
+				Action: cmdRulesAdd,
+			},
+			{Name: "remove", Usage: "remove a rule by its id", ArgsUsage: "<id>", Action: cmdRulesRemove},
+		},
+	}}
+}
+
+// devrites finds the .devrites directory the rules live in: the one of
+// --workspace's feature directory, else the project's (--root, or found by
+// walking up). No active feature is needed.
+func (e *env) devrites() (string, error) {
+	loc := e.locator()
+	if loc.Workspace != "" {
+		ws, err := mdstore.Find(loc)
+		if err != nil {
+			return "", err
+		}
+		if ws.Devrites == "" {
+			return "", mdstore.Errorf(mdstore.ErrNoWorkspace, "%s is not inside a .devrites directory: approval rules live in .devrites/%s", ws.Dir, engine.RulesFile)
+		}
+		return ws.Devrites, nil
+	}
+	project, err := mdstore.ProjectDir(loc)
+	if err != nil {
+		return "", err
+	}
+	d := filepath.Join(project, ".devrites")
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		return "", mdstore.Errorf(mdstore.ErrNoWorkspace, "no .devrites directory in %s or above it", project).Fix(mdstore.RunInit, "")
+	}
+	return d, nil
+}
+
+func ruleText(r engine.Rule) string {
+	s := fmt.Sprintf("%s  %-14s  %s", r.ID, r.Action, r.Selector())
+	if r.CreatedBy != "" || r.CreatedAt != "" {
+		s += "  (" + strings.TrimSpace(r.CreatedBy+" "+r.CreatedAt) + ")"
+	}
+	if r.Note != "" {
+		s += "  " + oneLine(r.Note)
+	}
+	return s + "\n"
+}
+
+func rulesEnv(c *cli.Context) (*env, string, error) {
+	e, err := envOf(c)
+	if err != nil {
+		return nil, "", err
+	}
+	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
+		return nil, "", mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
+	}
+	d, err := e.devrites()
+	return e, d, err
+}
+
+func cmdRulesList(c *cli.Context) error {
+	e, devrites, err := rulesEnv(c)
+	if err != nil {
+		return err
+	}
+	rules, err := engine.ListRules(devrites)
+	if err != nil {
+		return err
+	}
+	e.warn(rules.Warnings())
+	var b strings.Builder
+	if len(rules.List) == 0 {
+		fmt.Fprintf(&b, "no approval rules (%s)\n", filepath.Join(devrites, engine.RulesFile))
+	}
+	for _, r := range rules.List {
+		b.WriteString(ruleText(r))
+	}
+	e.print(map[string]any{"rules": rules.List}, b.String())
+	return nil
+}
+
+func cmdRulesAdd(c *cli.Context) error {
+	e, devrites, err := rulesEnv(c)
+	if err != nil {
+		return err
+	}
+	by := c.String("by")
+	if !c.IsSet("by") {
+		by = os.Getenv("DEVRITES_ACTOR")
+	}
+	res, err := engine.AddRule(e.ctx, devrites, c.Duration("lock-timeout"), e.now(), engine.RuleRequest{
+		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Action: c.String("action"), Note: c.String("note"), By: by})
+	if errors.Is(err, engine.ErrConflict) {
+		return mdstore.WithHint(err, "remove it first if it no longer holds: devrites-engine rules remove <id>")
+	}
+	if err != nil {
+		return err
+	}
+	what := "added "
+	if !res.Added {
+		what = "already there: "
+	}
+	e.print(res, what+ruleText(res.Rule))
+	return nil
+}
+
+func cmdRulesRemove(c *cli.Context) error {
+	e, devrites, err := rulesEnv(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() != 1 {
+		return mdstore.Errorf(engine.ErrBadArgs, "want one rule <id>, got %s", plural(c.NArg(), "argument"))
+	}
+	r, err := engine.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First())
+	if errors.Is(err, engine.ErrUnknownRule) {
+		return mdstore.WithHint(err, "list the rules: devrites-engine rules list")
+	}
+	if err != nil {
+		return err
+	}
+	e.print(map[string]any{"removed": r}, "removed "+ruleText(*r))
+	return nil
+}
+
+// cmdResolveAlways is state resolve --always <qid> N: the answer and an
+// always-approve rule for the question's breakpoint.
+func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
+	if kind != engine.StatusAnswered || batch {
+		return mdstore.Errorf(engine.ErrBadArgs, "--always goes with an option number only, not with --drop, --reject or --batch").
+			Hint("a drop or a reject is never a standing approval")
+	}
+	if c.NArg() != 2 {
+		return mdstore.Errorf(engine.ErrBadArgs, "want <qid> <option number>, got %s", plural(c.NArg(), "argument")).
+			Hint("e.g. devrites-engine state resolve --always q-2026-11-29-001 1")
+	}
+	eng, err := e.open()
+	if err != nil {
+		return err
+	}
+	res, err := eng.ResolveAlways(e.ctx, c.Args().First(), c.Args().Get(1), c.String("by"))
+	if err != nil {
+		return err
+	}
+	e.warn(res.Warnings)
+	what := "added"
+	if !res.RuleAdded {
+		what = "already there"
+	}
+	text := resolvedText(res.ResolveResult) + fmt.Sprintf("always approve %s: rule %s (%s)\n", res.Rule.Selector(), res.Rule.ID, what)
+	e.print(res, text)
+	return nil
+}
+
+// alwaysApproveLine is the "always approve" offer of questions show.
+func alwaysApproveLine(eng *engine.Engine, q engine.Question) string {
+	if !eng.OffersAlwaysApprove(q) {
+		return ""
+	}
+	return "always approve: " + engine.AlwaysApproveCommand(q.QID) + "\n"
+}

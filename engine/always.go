@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// AlwaysApproveCommand is the command that answers a question with option 1
+// and adds an always-approve rule for its breakpoint: the "always approve"
+// offer of questions show and the notify payload.
+func AlwaysApproveCommand(qid string) string {
+	return "devrites-engine state resolve --always " + qid + " 1"
+}
+
+// alwaysRefusal says why an always-approve rule may not be added from q, or
+// returns nil: q needs a breakpoint and the offer (it was not raised with
+// --no-always-approve), and the rule must be able to apply, which rules 2–5
+// of the policy, a never-auto rule or a broken rules file forbid.
+func (e *Engine) alwaysRefusal(q Question, rules *Rules) error {
+	switch {
+	case q.Breakpoint == "":
+		return mdstore.Errorf(ErrBadArgs, "%s has no breakpoint, so there is nothing to always approve", q.QID).
+			Hint("answer it without --always; a question raised with --breakpoint (or --slice) can be always approved")
+	case strings.EqualFold(strings.TrimSpace(q.AlwaysApprove), "no"):
+		return mdstore.Errorf(ErrBadArgs, "%s was raised without the always-approve offer (always_approve: no)", q.QID).
+			Hint("answer it without --always")
+	}
+	d := hardStop(e.AFK, Gatekeeping{Gate: q.Gate, Tags: q.Tags, Slice: q.Slice, Breakpoint: q.Breakpoint, Rules: rules})
+	switch {
+	case d == nil:
+		return nil
+	case d.Name == "never-auto" && rules.match(NeverAuto, q.Breakpoint, q.Tags) != nil:
+		return mdstore.Errorf(ErrConflict, "%s: %s", q.QID, d.Reason).Hint("a person removes the never-auto rule first, if it no longer holds")
+	}
+	return mdstore.Errorf(ErrBadArgs, "%s: an always-approve rule would never apply: %s", q.QID, d.Reason).
+		Hint("answer it without --always")
+}
+
+// OffersAlwaysApprove reports whether q, an open question that paused,
+// offers "always approve": it has a breakpoint, was not raised with
+// --no-always-approve, and an always-approve rule for it could apply.
+func (e *Engine) OffersAlwaysApprove(q Question) bool {
+	return q.Status == StatusOpen && !q.Provisional && e.alwaysRefusal(q, &e.Rules) == nil
+}
+
+// AlwaysResult is what `state resolve --always` reports: the resolution and
+// the rule.
+type AlwaysResult struct {
+	*ResolveResult
+	Rule      Rule `json:"rule"`
+	RuleAdded bool `json:"rule_added"` // false: the same rule was already there
+}
+
+// ResolveAlways answers a question with an option number and adds an
+// always-approve rule for its breakpoint, created by by. It holds the rules
+// lock around the whole: the question and the rules are checked first, the
+// answer is recorded (questions.md is the source of truth), then the rule
+// is written. Re-running it after a crash between the two completes it, as
+// the answer's re-run is a no-op. Text, a drop or a reject is never a
+// standing approval: only an option number is taken.
+func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*AlwaysResult, error) {
+	if n := strings.TrimSpace(answer); !isNumber(n) {
+		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", oneLine(answer)).
+			Hint("always approve records the option picked; to answer in words, leave out --always")
+	}
+	if err := checkQID(id); err != nil {
+		return nil, err
+	}
+	if by == "" {
+		by = e.Actor
+	}
+	// check refuses what it can from the files as they are, without a lock:
+	// the question, the offer, the rules, the answer itself.
+	check := func(rules *Rules) (Question, error) {
+		f, err := e.read()
+		if err != nil {
+			return Question{}, err
+		}
+		b, err := e.lookup(f.questions, id)
+		if err != nil {
+			return Question{}, err
+		}
+		q := fromBlock(b, e.Now())
+		if err := e.alwaysRefusal(q, rules); err != nil {
+			return q, err
+		}
+		return q, e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, false, id)
+	}
+	var res *AlwaysResult
+	err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {
+		_, err := check(rules)
+		return err
+	}, func(rules *Rules) error {
+		q, err := check(rules)
+		if err != nil {
+			return err
+		}
+		req := RuleRequest{Breakpoint: q.Breakpoint, Action: AlwaysApprove, By: by,
+			Note: "state resolve --always " + id + " " + strings.TrimSpace(answer)}
+		if err := req.check(); err != nil {
+			return err
+		}
+		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer}}, by, false)
+		if err != nil {
+			return err
+		}
+		change, err := rules.add(req, e.timestamp())
+		if err != nil {
+			return err
+		}
+		res = &AlwaysResult{ResolveResult: rr, Rule: change.Rule, RuleAdded: change.Added}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

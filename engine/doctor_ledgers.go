@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/recovery"
+)
+
+// Checks of the two ledgers beside the HITL files: the project's approval
+// rules (.devrites/rules.yaml) and the workspace's recovery.md.
+
+// checkRules reports each line that makes rules.yaml fail (no approval rule
+// then applies and nothing is auto-picked) as an error, keys it ignores as
+// warnings, and temporary files an interrupted rules edit left.
+func (d *doctor) checkRules() {
+	ws := d.e.WS
+	if ws.Devrites == "" {
+		return
+	}
+	r := LoadRules(ws.Devrites)
+	file := d.devritesName(RulesFile)
+	for _, p := range r.Ignored {
+		d.add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
+			Mend: "delete the key, or correct its name (id, breakpoint, tag, action, created_by, created_at, note)"})
+	}
+	for _, p := range r.Problems {
+		d.add(Finding{Severity: SevError, Kind: "rules", File: file, Line: p.Line,
+			Problem: p.Text + "; no approval rule applies and nothing is auto-picked until it is fixed",
+			Mend:    "fix the rule (each is id, breakpoint or tag, action: always-approve or never-auto), or restore the file from version control"})
+	}
+	for _, n := range tempsOf(ws.Devrites, RulesFile) {
+		d.add(Finding{Severity: SevWarning, Kind: "temp-file", File: d.devritesName(n),
+			Problem: "temporary file left by an interrupted rules edit",
+			Mend:    "when no rules command is running, remove it: rm " + filepath.Join(ws.Devrites, n)})
+	}
+}
+
+// checkRecovery reports recovery.md when it is not a regular file or has
+// rows that do not read (errors: recovery commands refuse to write it), and
+// temporary files an interrupted write of it left.
+func (d *doctor) checkRecovery(locked bool) {
+	const file = recovery.File
+	path := d.e.WS.Path(file)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+	case !fi.Mode().IsRegular():
+		d.add(Finding{Severity: SevError, Kind: "not-regular", File: file,
+			Problem: "not a regular file (" + fileType(fi.Mode()) + "); the engine refuses to read or replace it",
+			Mend:    "replace it with a plain file holding the content, or delete it to start an empty ledger"})
+	default:
+		b, err := os.ReadFile(path)
+		if err != nil {
+			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+			break
+		}
+		_, probs := recovery.Parse(b)
+		for _, p := range probs {
+			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
+				Mend: "mend the row by hand (| fingerprint | level | attempts | total | state | updated_at | note |), or delete it; until then recovery commands refuse to write"})
+		}
+	}
+	for _, n := range tempsOf(d.e.WS.Dir, file) {
+		f := Finding{Severity: SevWarning, Kind: "temp-file", File: n,
+			Problem: "temporary file left by an interrupted write", Mend: "remove it: rm " + d.e.WS.Path(n)}
+		if !locked {
+			f.Mend = "it may belong to the process holding the lock; when the lock is free, remove it: rm " + d.e.WS.Path(n)
+		}
+		d.add(f)
+	}
+}
+
+// tempsOf lists the temporary files an atomic write of name leaves in dir
+// when it is killed before its rename: "." + name + digits.
+func tempsOf(dir, name string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, en := range ents {
+		if rest, ok := strings.CutPrefix(en.Name(), "."+name); ok && rest != "" && en.Type().IsRegular() {
+			if _, err := strconv.ParseUint(rest, 10, 64); err == nil {
+				out = append(out, en.Name())
+			}
+		}
+	}
+	return out
+}
