@@ -1,6 +1,6 @@
 module github.com/devrites/devrites-engine
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/gofrs/flock v0.13.2

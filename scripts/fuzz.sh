@@ -9,7 +9,7 @@ fuzztime=${FUZZTIME:-2m}
 
 files=$(grep -l '^func Fuzz' $(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go') || true)
 for file in $files; do
-  pkg=./$(dirname "$file")
+  pkg=./$(dirname "${file#./}")
   for target in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$file"); do
     echo "fuzz $pkg $target for $fuzztime"
     if ! out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" 2>&1); then

@@ -18,28 +18,13 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// These tests start real processes of the built binary against one
+// These tests start real processes of the binary (engineCmd) against one
 // workspace. They run on tmpfs when /dev/shm is there: what they check (the
 // lock's mutual exclusion, atomic renames seen by other processes and after
 // SIGKILL) does not depend on fsync reaching a disk, and a slow disk would
 // only make them wait.
 
 const testNow = "2026-11-29T14:02:11Z"
-
-// buildEngine builds the binary once for the calling test.
-func buildEngine(t *testing.T) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go") // go test puts GOROOT/bin first on PATH
-	if err != nil {
-		t.Fatalf("go not found: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "devrites-engine")
-	cmd := exec.Command(goBin, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // scratchDir is a fresh directory on tmpfs when there is one.
 func scratchDir(t *testing.T) string {
@@ -60,10 +45,8 @@ type result struct {
 }
 
 // runEngine runs the binary to completion in project dir.
-func runEngine(bin, dir string, args ...string) result {
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "DEVRITES_NOW="+testNow, "NO_COLOR=1")
+func runEngine(dir string, args ...string) result {
+	cmd := engineCmd(dir, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -78,24 +61,24 @@ func runEngine(bin, dir string, args ...string) result {
 
 // newProject creates a project with an initialised workspace "pay" and
 // returns the project directory and the feature directory.
-func newProject(t *testing.T, bin string) (string, string) {
+func newProject(t *testing.T) (string, string) {
 	t.Helper()
 	dir := scratchDir(t)
-	if r := runEngine(bin, dir, "init", "pay"); r.code != 0 {
+	if r := runEngine(dir, "init", "pay"); r.code != 0 {
 		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
 	}
 	return dir, filepath.Join(dir, ".devrites", "work", "pay")
 }
 
 // runAll runs every argument list as its own process, all at once.
-func runAll(bin, dir string, jobs [][]string) []result {
+func runAll(dir string, jobs [][]string) []result {
 	out := make([]result, len(jobs))
 	var wg sync.WaitGroup
 	for i, args := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = runEngine(bin, dir, args...)
+			out[i] = runEngine(dir, args...)
 		}()
 	}
 	wg.Wait()
@@ -103,9 +86,9 @@ func runAll(bin, dir string, jobs [][]string) []result {
 }
 
 // assertDoctorClean runs doctor --json and wants no finding at all.
-func assertDoctorClean(t *testing.T, bin, dir string) {
+func assertDoctorClean(t *testing.T, dir string) {
 	t.Helper()
-	r := runEngine(bin, dir, "doctor", "--json")
+	r := runEngine(dir, "doctor", "--json")
 	var rep engine.DoctorReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("doctor --json: exit %d, %v: %s%s", r.code, err, r.stdout, r.stderr)
@@ -145,14 +128,13 @@ func raiseArgs(question, answer string) []string {
 // TestConcurrentRaises: 100 processes raise at once; each gets its own qid,
 // each block is whole, and doctor finds nothing.
 func TestConcurrentRaises(t *testing.T) {
-	bin := buildEngine(t)
-	dir, ws := newProject(t, bin)
+	dir, ws := newProject(t)
 	const n = 100
 	jobs := make([][]string, n)
 	for i := range jobs {
 		jobs[i] = raiseArgs(fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
 	}
-	results := runAll(bin, dir, jobs)
+	results := runAll(dir, jobs)
 
 	byQID := map[string]int{}
 	for i, r := range results {
@@ -186,15 +168,14 @@ func TestConcurrentRaises(t *testing.T) {
 	if got := strings.Count(string(dec), "\n## q-"); got != n {
 		t.Errorf("decisions.md has %d decisions, want %d", got, n)
 	}
-	assertDoctorClean(t, bin, dir)
+	assertDoctorClean(t, dir)
 }
 
 // TestConcurrentRaiseAndResolve: 200 processes at once, raising (recorded
 // and provisional) and resolving open questions, each of those twice with
 // the same answer. Every resolution is recorded once; doctor finds nothing.
 func TestConcurrentRaiseAndResolve(t *testing.T) {
-	bin := buildEngine(t)
-	dir, ws := newProject(t, bin)
+	dir, ws := newProject(t)
 	if err := os.WriteFile(filepath.Join(dir, ".devrites", "AFK"), []byte("allow_gates: [advisory, validating]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +186,7 @@ func TestConcurrentRaiseAndResolve(t *testing.T) {
 			"--option", "Yes", "--option", "No", "--json", "--lock-timeout", "2m"})
 	}
 	var toResolve []string
-	for _, r := range runAll(bin, dir, setup) {
+	for _, r := range runAll(dir, setup) {
 		toResolve = append(toResolve, raised(t, r))
 	}
 
@@ -223,7 +204,7 @@ func TestConcurrentRaiseAndResolve(t *testing.T) {
 		jobs = append(jobs, []string{"state", "resolve", id, "answer for " + id, "--json", "--lock-timeout", "2m"})
 		kinds[len(jobs)-1] = id
 	}
-	results := runAll(bin, dir, jobs)
+	results := runAll(dir, jobs)
 
 	seen := map[string]bool{}
 	for _, id := range toResolve {
@@ -262,7 +243,7 @@ func TestConcurrentRaiseAndResolve(t *testing.T) {
 			t.Errorf("%s: answer written %d times, want 1", id, got)
 		}
 	}
-	assertDoctorClean(t, bin, dir)
+	assertDoctorClean(t, dir)
 }
 
 // TestWriterIgnoringLockBetweenScanAndAppend: a writer that does not take
@@ -274,9 +255,8 @@ func TestConcurrentRaiseAndResolve(t *testing.T) {
 // transaction, after questions.md is parsed and before the qid is chosen.
 // The test checks that the lock is held at that moment.
 func TestWriterIgnoringLockBetweenScanAndAppend(t *testing.T) {
-	bin := buildEngine(t)
-	dir, wsDir := newProject(t, bin)
-	if r := runEngine(bin, dir, raiseArgs("first", "yes")...); r.code != 0 {
+	dir, wsDir := newProject(t)
+	if r := runEngine(dir, raiseArgs("first", "yes")...); r.code != 0 {
 		t.Fatalf("raise: exit %d: %s", r.code, r.stderr)
 	}
 	ws, err := mdstore.Find(mdstore.Locator{Workspace: wsDir})
@@ -320,7 +300,7 @@ func TestWriterIgnoringLockBetweenScanAndAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eng.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "second", Options: []string{"Yes"}, Answered: "yes"}, "human")
+	res, err := eng.Raise(context.Background(), engine.RaiseRequest{Gate: "advisory", Question: "second", Options: []string{"Yes"}, Answered: new("yes")}, "human")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,9 +335,12 @@ func TestWriterIgnoringLockBetweenScanAndAppend(t *testing.T) {
 // the documented window; but the engine must never hand out an id that is
 // already above its block in the file: whatever precedes a block the engine
 // wrote was in the content it read.
+//
+// The writer appends every 5 ms: a transaction of the plain binary is
+// shorter, one of the race-built binary is not, and the engine then gives up
+// ("files kept changing while locked"). So this test runs without -race.
 func TestConcurrentRaisesWithPlainWriter(t *testing.T) {
-	bin := buildEngine(t)
-	dir, ws := newProject(t, bin)
+	dir, ws := newProject(t)
 	qpath := filepath.Join(ws, mdstore.QuestionsFile)
 	const n = 60
 	jobs := make([][]string, n)
@@ -396,7 +379,7 @@ func TestConcurrentRaisesWithPlainWriter(t *testing.T) {
 			time.Sleep(5 * time.Millisecond) // a busy person, not a program rewriting the file
 		}
 	}()
-	results := runAll(bin, dir, jobs)
+	results := runAll(dir, jobs)
 	close(stop)
 	t.Logf("the plain writer appended %d headings", <-writerDone)
 

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -55,27 +55,46 @@ func crashSteps(cycles int) [][]string {
 	return steps
 }
 
+var (
+	seedFlag = flag.Int64("seed", 0, "TestCrashSafety: seed of the kill times (0: from the clock)")
+	longFlag = flag.Bool("long", false, "TestCrashSafety: 1000 raise-and-resolve cycles instead of 100")
+)
+
 // TestCrashSafety kills the binary with SIGKILL at random moments of a long
 // run of raises and resolutions. After every kill, each file must be either
 // exactly as before the command or exactly as after it (never torn, never a
 // third state); then doctor --fix, or an identical re-run, must finish the
 // command so that the workspace is byte for byte what an uninterrupted run
 // gives.
+//
+// Half the kills go at a random time around the end of a command, the
+// other half as soon as the command is seen writing. The writes are a
+// small part of a command's life (on tmpfs, a fraction of a millisecond), so
+// timed kills alone often miss them all; the test fails if no kill landed
+// while a command was writing, since it would then have proved nothing.
 func TestCrashSafety(t *testing.T) {
 	cycles := 100
-	if testing.Short() {
+	switch {
+	case *longFlag:
+		cycles = 1000
+	case testing.Short():
 		cycles = 20
 	}
-	bin := buildEngine(t)
+	seed := *seedFlag
+	if seed == 0 {
+		seed = time.Now().UnixNano()
+	}
+	t.Logf("seed %d (-seed=%d draws the same kill times)", seed, seed)
+	rng := rand.New(rand.NewSource(seed))
 	steps := crashSteps(cycles)
 
 	// The reference: the same commands, never interrupted.
-	refDir, refWS := newProject(t, bin)
+	refDir, refWS := newProject(t)
 	want := []snapshot{takeSnapshot(t, refWS)}
 	var took []time.Duration
 	for _, args := range steps {
 		start := time.Now()
-		r := runEngine(bin, refDir, args...)
+		r := runEngine(refDir, args...)
 		took = append(took, time.Since(start))
 		if r.code != 0 && r.code != exitPaused {
 			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
@@ -87,15 +106,19 @@ func TestCrashSafety(t *testing.T) {
 	slices.Sort(took)
 	lo, hi := took[0]*4/5, took[len(took)*9/10]*11/10
 
-	dir, ws := newProject(t, bin)
-	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
-	var untouched, partial, complete, byDoctor int
+	dir, ws := newProject(t)
+	var untouched, inWrite, betweenFiles, complete, byDoctor int
 	for i, args := range steps {
 		before, after := want[i], want[i+1]
-		kill(t, bin, dir, args, lo+time.Duration(rng.Int63n(int64(hi-lo))))
+		temps := tempFiles(t, ws)
+		if rng.Intn(2) == 0 {
+			kill(t, dir, args, lo+time.Duration(rng.Int63n(int64(hi-lo))), nil)
+		} else {
+			kill(t, dir, args, 0, writing(ws))
+		}
 
 		got := takeSnapshot(t, ws)
-		newer := 0
+		newer, changed := 0, 0
 		for _, name := range crashFiles {
 			switch {
 			case bytes.Equal(got[name], after[name]):
@@ -106,20 +129,20 @@ func TestCrashSafety(t *testing.T) {
 			default:
 				t.Fatalf("step %d %v: %s is neither as before nor as after:\n%s", i, args, name, got[name])
 			}
-		}
-		changed := 0
-		for _, name := range crashFiles {
 			if !bytes.Equal(before[name], after[name]) {
 				changed++
 			}
 		}
-		switch newer {
-		case 0:
+		tempLeft := len(tempFiles(t, ws)) > len(temps)
+		switch {
+		case tempLeft && newer < changed:
+			inWrite++
+		case newer == 0:
 			untouched++
-		case changed:
+		case newer == changed:
 			complete++
 		default:
-			partial++
+			betweenFiles++
 		}
 
 		// Finish the command: doctor when questions.md was written (every
@@ -128,12 +151,12 @@ func TestCrashSafety(t *testing.T) {
 		questionsWritten := bytes.Equal(got[mdstore.QuestionsFile], after[mdstore.QuestionsFile])
 		isRaise := args[0] == "question"
 		if questionsWritten && (isRaise || i%4 == 1) {
-			if r := runEngine(bin, dir, "doctor", "--fix"); r.code != 0 {
+			if r := runEngine(dir, "doctor", "--fix"); r.code != 0 {
 				t.Fatalf("step %d: doctor --fix: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
 			}
 			byDoctor++
 		} else {
-			if r := runEngine(bin, dir, args...); r.code != 0 && r.code != exitPaused {
+			if r := runEngine(dir, args...); r.code != 0 && r.code != exitPaused {
 				t.Fatalf("step %d: re-run %v: exit %d: %s", i, args, r.code, r.stderr)
 			}
 		}
@@ -144,32 +167,87 @@ func TestCrashSafety(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d commands killed: %d before writing, %d half-way, %d after writing; %d finished by doctor --fix (killed after %v to %v)",
-		len(steps), untouched, partial, complete, byDoctor, lo, hi)
+	t.Logf("%d commands: killed %d before writing, %d inside a write, %d between two files; %d finished writing; %d completed by doctor --fix (timed kills after %v to %v)",
+		len(steps), untouched, inWrite, betweenFiles, complete, byDoctor, lo, hi)
+	if inWrite+betweenFiles == 0 {
+		t.Errorf("no kill landed while a command was writing (%d before, %d after): nothing here tested a torn write; seed %d", untouched, complete, seed)
+	}
 
 	// Kills leave temporary files; doctor --fix removes them and then
 	// finds nothing.
-	if r := runEngine(bin, dir, "doctor", "--fix"); r.code != 0 {
+	if r := runEngine(dir, "doctor", "--fix"); r.code != 0 {
 		t.Fatalf("doctor --fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	assertDoctorClean(t, bin, dir)
+	assertDoctorClean(t, dir)
 	ents, _ := os.ReadDir(ws)
 	var names []string
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	if want := []string{".lock", "decisions.md", "questions.md", "state.md"}; !slices.Equal(names, want) {
+	if want := []string{".gitignore", ".lock", "decisions.md", "questions.md", "state.md"}; !slices.Equal(names, want) {
 		t.Errorf("workspace holds %v, want %v", names, want)
 	}
 }
 
-// kill starts the command and sends SIGKILL after d, unless it ended first.
-func kill(t *testing.T, bin, dir string, args []string, d time.Duration) {
+// tempFiles lists the temporary files of atomic writes in ws.
+func tempFiles(t *testing.T, ws string) []string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "DEVRITES_NOW="+testNow, "NO_COLOR=1")
+	ents, err := os.ReadDir(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if mdstore.IsTemp(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// writing returns a check that reports whether a write into ws has begun
+// since it was made: a temporary file that was not there, or one of
+// crashFiles replaced (an atomic write renames a new file over it).
+func writing(ws string) func() bool {
+	inode := func(name string) uint64 {
+		fi, err := os.Stat(filepath.Join(ws, name))
+		if err != nil {
+			return 0
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	was := map[string]uint64{}
+	for _, name := range crashFiles {
+		was[name] = inode(name)
+	}
+	temps := map[string]bool{}
+	ents, _ := os.ReadDir(ws)
+	for _, e := range ents {
+		temps[e.Name()] = mdstore.IsTemp(e.Name())
+	}
+	return func() bool {
+		ents, _ := os.ReadDir(ws)
+		for _, e := range ents {
+			if mdstore.IsTemp(e.Name()) && !temps[e.Name()] {
+				return true
+			}
+		}
+		for _, name := range crashFiles {
+			if inode(name) != was[name] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// kill starts the command and sends it SIGKILL, unless it ended first:
+// after d, or, when seen is not nil, as soon as seen reports true (it is
+// called over and over while the command runs).
+func kill(t *testing.T, dir string, args []string, d time.Duration, seen func() bool) {
+	t.Helper()
+	cmd := engineCmd(dir, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -178,12 +256,23 @@ func kill(t *testing.T, bin, dir string, args []string, d time.Duration) {
 		_ = cmd.Wait()
 		close(done)
 	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		<-done
+	if seen == nil {
+		select {
+		case <-done:
+			return
+		case <-time.After(d):
+		}
+	} else {
+		for !seen() {
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
 	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	<-done
 }
 
 // TestCrashBetweenFiles completes each half-done state a resolution can be
@@ -192,19 +281,18 @@ func kill(t *testing.T, bin, dir string, args []string, d time.Duration) {
 // decisions.md not. Both doctor --fix and the identical re-run must finish
 // the transaction exactly.
 func TestCrashBetweenFiles(t *testing.T) {
-	bin := buildEngine(t)
-	refDir, refWS := newProject(t, bin)
+	refDir, refWS := newProject(t)
 	raise := []string{"question", "raise", "--gate", "blocking", "--question", "Which?", "--option", "A", "--option", "B"}
 	resolve := []string{"state", "resolve", "--reject", "q-2026-11-29-001", "too", "wide"}
-	runEngine(bin, refDir, raise...)
+	runEngine(refDir, raise...)
 	before := takeSnapshot(t, refWS)
-	runEngine(bin, refDir, resolve...)
+	runEngine(refDir, resolve...)
 	after := takeSnapshot(t, refWS)
 
 	for _, upto := range []int{1, 2} {
 		for _, finish := range []string{"doctor", "re-run"} {
 			t.Run(fmt.Sprintf("written=%d/finish=%s", upto, finish), func(t *testing.T) {
-				dir, ws := newProject(t, bin)
+				dir, ws := newProject(t)
 				for i, name := range crashFiles {
 					b := before[name]
 					if i < upto {
@@ -218,7 +306,7 @@ func TestCrashBetweenFiles(t *testing.T) {
 				if finish == "re-run" {
 					args = resolve
 				}
-				if r := runEngine(bin, dir, args...); r.code != 0 {
+				if r := runEngine(dir, args...); r.code != 0 {
 					t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 				}
 				got := takeSnapshot(t, ws)
