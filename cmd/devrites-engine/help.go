@@ -35,6 +35,18 @@ var examples = map[string]string{
 	"doctor":            "devrites-engine doctor --fix",
 	"help":              "devrites-engine help state resolve",
 	"completion":        `source <(devrites-engine completion bash)`,
+
+	// The recovery ledger and the approval rules.
+	"recovery":                 "devrites-engine recovery status",
+	"recovery fingerprint":     `devrites-engine recovery fingerprint --command "make test" --exit 2 --stderr-line "FAIL: TestRounding"`,
+	"recovery record":          `devrites-engine recovery record 09b7aa18d132 --no-progress --note "retried with a clean cache"`,
+	"recovery status":          "devrites-engine recovery status --json",
+	"recovery reopen":          "devrites-engine recovery reopen --all",
+	"recovery resolver-failed": `devrites-engine recovery resolver-failed --command "devrites-engine state resolve q-2026-11-29-001 1" --exit 5 --stderr-line "devrites-engine: state resolve: …"`,
+	"rules":                    "devrites-engine rules list",
+	"rules list":               "devrites-engine rules list --json",
+	"rules add":                `devrites-engine rules add --tag billing --action never-auto --note "money needs a person"`,
+	"rules remove":             "devrites-engine rules remove r-3f2a9c1b",
 }
 
 // helpTemplate is a command's --help: urfave/cli's own, then the global
