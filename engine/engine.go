@@ -12,8 +12,11 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// SchemaVersion is the newest state.md schema this binary writes and reads.
-const SchemaVersion = 3
+// SchemaVersion is the newest state.md schema this binary reads, and the one
+// init writes: schema 4, which DevRites v5 (265d28c) requires to resolve.
+// Schemas 2 (no schema row), 3 and 4 read alike; a workspace keeps the
+// schema row it has, since the engine never writes it.
+const SchemaVersion = 4
 
 // Engine acts on one workspace.
 type Engine struct {
@@ -52,7 +55,7 @@ type files struct {
 func checkState(path string, s *mdstore.State) error {
 	n, err := s.Schema()
 	if err != nil {
-		return mdstore.Errorf(ErrMalformed, "%s: schema is not a number", path).Hint("set the schema row to "+strconv.Itoa(SchemaVersion)).Fix(mdstore.RunDoctor, "")
+		return mdstore.Errorf(ErrMalformed, "%s: %v", path, err).Hint("set the schema row to "+strconv.Itoa(SchemaVersion)).Fix(mdstore.RunDoctor, "")
 	}
 	if n > SchemaVersion {
 		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, SchemaVersion).
