@@ -113,8 +113,13 @@ func (e *Engine) validate(f *files, it Resolution, batch bool, where string) err
 	r := resolution{kind: it.Kind, text: it.Text}
 	st := b.Value("status")
 	if st == StatusOpen {
-		if _, err := e.resolvedValues(b, r); err != nil {
+		want, err := e.resolvedValues(b, r)
+		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
+		}
+		if b.Row() && !mdstore.FitsCell(want.text) {
+			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(want.text)),
+				"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
 		}
 		return nil
 	}

@@ -14,8 +14,9 @@ import (
 
 // Checks of the files themselves: text, schema, cursor, blocks, decisions.
 
-// Cursor statuses state.md may hold.
-var cursorStatuses = []string{"running", "awaiting_human", "blocked"}
+// Cursor statuses state.md may hold: the engine's three, and done, the
+// closed workflow of DevRites.
+var cursorStatuses = []string{CursorRunning, CursorAwaiting, CursorBlocked, CursorDone}
 
 func (d *doctor) checkState(w *wsFiles) {
 	if !w.hasState {
@@ -42,9 +43,8 @@ func (d *doctor) checkState(w *wsFiles) {
 	n, err := s.Schema()
 	switch {
 	case err != nil:
-		v, _ := s.Get("schema")
 		d.add(Finding{Severity: SevError, Kind: "schema", File: file, Line: schemaLine,
-			Problem: fmt.Sprintf("schema %q is not a number", v), Mend: "set the schema to " + strconv.Itoa(SchemaVersion)})
+			Problem: err.Error(), Mend: "set the schema to " + strconv.Itoa(SchemaVersion)})
 		w.refused = true
 	case n > SchemaVersion:
 		d.add(Finding{Severity: SevError, Kind: "schema", File: file, Line: schemaLine,
@@ -65,11 +65,11 @@ func (d *doctor) checkState(w *wsFiles) {
 	switch {
 	case !ok || strings.TrimSpace(status) == "":
 		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Problem: "no status in the cursor: it is read as running",
-			Mend: "add a status (running, awaiting_human or blocked)"})
+			Mend: "add a status (running, awaiting_human, blocked or done)"})
 	case !slices.Contains(cursorStatuses, status):
 		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
-			Problem: fmt.Sprintf("status %q is not running, awaiting_human or blocked", status),
-			Mend:    "set it to running, awaiting_human or blocked"})
+			Problem: fmt.Sprintf("status %q is not running, awaiting_human, blocked or done", status),
+			Mend:    "set it to running, awaiting_human, blocked or done"})
 	}
 }
 
@@ -93,22 +93,26 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: h.Line,
 				Problem: "question heading inside a fenced code block: the question is not read",
 				Mend:    "close the fence (```) that is left open above this line"})
-		case !h.Fenced && !heads[h.Line] && strings.HasPrefix(title, "q-"):
+		case !h.Fenced && !heads[h.Line] && len(title) > 1 && (title[0] == 'q' || title[0] == 'Q') && title[1] == '-':
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: h.Line,
 				Problem: fmt.Sprintf("heading %q is not a question heading: its fields are not read", h.Text),
-				Mend:    "write it as \"## q-YYYY-MM-DD-NNN\" (column 0, three or more digits, nothing after the id)"})
+				Mend:    "write it as \"## q-YYYY-MM-DD-NNN\" (three or more digits) or \"## Q-NNN\", at column 0, with nothing after the id but a gate word"})
 		}
 	}
 	first := map[string]*mdstore.Block{}
 	for _, b := range w.questions.Blocks() {
-		if _, err := qid.Parse(b.QID); err != nil {
+		if err := qid.Check(b.QID); err != nil {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
 				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
 		}
 		if f, dup := first[b.QID]; dup {
+			mend := "run: devrites-engine doctor --fix (renumbers this later block and records renumbered_from)"
+			if !renumberable(b) {
+				mend = "give one of them another id by hand: doctor renumbers only the engine's q-YYYY-MM-DD-NNN headings"
+			}
 			d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: file, Line: b.Line(),
 				Problem: fmt.Sprintf("qid %s is also used at line %d (two branches raised the same id?)", b.QID, f.Line()),
-				Mend:    "run: devrites-engine doctor --fix (renumbers this later block and records renumbered_from)", Fixable: !w.refused})
+				Mend:    mend, Fixable: !w.refused && renumberable(b)})
 		} else {
 			first[b.QID] = b
 		}
@@ -151,8 +155,11 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 			Mend:    "set it to none or a duration such as 15m, 4h, 24h, 7d"})
 	}
 	gate, ok := b.Get("gate")
+	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
+		gate, ok = headingGate(b), true // "## Q-002 validating"
+	}
 	switch {
-	case !ok:
+	case !ok || b.Row() && gate == "":
 		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: b.Line(),
 			Problem: b.QID + ": no gate field", Mend: "add \"gate: advisory|validating|blocking|escalating\""})
 	case !validGate(gate):

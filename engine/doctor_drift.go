@@ -64,9 +64,15 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 		dr.target = b
 		return dr
 	}
-	for _, b := range unique(w.questions) {
-		if pausing(b) {
-			dr.target, dr.lost = b, true
+	// Only a pause the engine lost is restored: that of the newest
+	// question an interrupted raise left (raises append). Other open
+	// questions are normal and hold no pause: advisory ones deferred,
+	// validating ones pending review, register rows, provisional ones.
+	text := string(w.state.Bytes())
+	blocks := unique(w.questions)
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if interrupted(blocks[i], text) {
+			dr.target, dr.lost = blocks[i], true
 			break
 		}
 	}
@@ -114,17 +120,20 @@ func (d *doctor) checkDrift(w *wsFiles) {
 			d.add(Finding{Severity: SevWarning, Kind: "drift", File: file, Line: dr.statusLine,
 				Problem: "awaiting_human with no question open, for a stop: " + reason,
 				Mend:    "when the person has acted: devrites-engine state stop --status running --reason … --resume …"})
+		} else if anyOpen(w.questions) {
+			drifted(dr.statusLine, "status is awaiting_human, but it awaits no open question")
 		} else {
 			drifted(dr.statusLine, "status is awaiting_human, but no question is open")
 		}
 	}
-	// Any other open question that waits for a person cannot be the pause:
-	// only one question pauses at a time.
+	// Another question an interrupted raise left cannot take the pause too:
+	// only one question pauses at a time. It still waits for a person.
+	text := string(w.state.Bytes())
 	for _, b := range unique(w.questions) {
-		if pausing(b) && dr.target != nil && b.QID != dr.target.QID {
-			d.add(Finding{Severity: SevError, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
-				Problem: fmt.Sprintf("%s is open and waits for a person, but the pause is %s's (one question per pause)", b.QID, dr.target.QID),
-				Mend:    "resolve or drop one of them: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
+		if dr.target != nil && b.QID != dr.target.QID && interrupted(b, text) {
+			d.add(Finding{Severity: SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
+				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
 		}
 	}
 }

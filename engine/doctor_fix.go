@@ -138,14 +138,14 @@ func countQID(qs *mdstore.Questions, id string) int {
 }
 
 // firstDuplicate is the first block whose qid an earlier block has, among
-// ids that can be renumbered (a valid qid).
+// blocks that can be renumbered (a valid qid in a heading).
 func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
 	seen := map[string]bool{}
 	for _, b := range qs.Blocks() {
 		if _, err := qid.Parse(b.QID); err != nil {
 			continue
 		}
-		if seen[b.QID] {
+		if seen[b.QID] && renumberable(b) {
 			return b
 		}
 		seen[b.QID] = true

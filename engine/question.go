@@ -22,6 +22,9 @@ const (
 	CursorRunning  = "running"
 	CursorAwaiting = "awaiting_human"
 	CursorBlocked  = "blocked"
+	// CursorDone is DevRites' closed workflow: read and checked, never
+	// written by the engine.
+	CursorDone = "done"
 )
 
 // stopReason returns the reason of a stop that only a person lifts: the
@@ -147,6 +150,14 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 	if q.Options == nil {
 		q.Options = []string{}
 	}
+	if q.Gate == "" {
+		q.Gate = headingGate(b)
+	}
+	if strings.TrimSpace(q.SLA) == "" {
+		// DevRites writes no sla (its SLAs are per gate): the gate's
+		// default stands for it, for overdue, remind and what is shown.
+		q.SLA = defaultSLA[q.Gate]
+	}
 	q.Overdue = q.overdue(now)
 	return q
 }
@@ -159,16 +170,23 @@ func atoi(v string) *int {
 	return &n
 }
 
+var optionBullet = regexp.MustCompile(`^\s*[-*+]\s+`)
+
 // parseOptions returns the option texts of an "options" value, without their
 // numbers. A line that does not start with a number continues the option
-// before it.
+// before it. A list whose first line is a bullet ("- Banker's rounding")
+// is a list of bullets instead, each an option.
 func parseOptions(v string) []string {
 	out := []string{}
+	marker := optionNumber
+	if first := strings.TrimSpace(v); optionBullet.MatchString(first) {
+		marker = optionBullet
+	}
 	for _, l := range strings.Split(v, "\n") {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if loc := optionNumber.FindStringIndex(l); loc != nil || len(out) == 0 {
+		if loc := marker.FindStringIndex(l); loc != nil || len(out) == 0 {
 			if loc != nil {
 				l = l[loc[1]:]
 			}

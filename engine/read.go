@@ -88,17 +88,29 @@ func (e *Engine) Get(id string) (Question, error) {
 	return fromBlock(b, e.Now()), nil
 }
 
-// lookup returns the one block headed by id. A qid that heads no block is
-// unknown; one that heads several (a merge, a hand edit) is never guessed.
+// lookup returns the one question whose id is id: a block heading or a
+// register row. The id is matched exactly, as DevRites does; when no
+// question has it exactly, a question whose id differs only in case
+// ("q-12" for "## Q-12") is the one meant if it is the only one. A qid
+// that matches no question is unknown; one that matches several (a merge,
+// a hand edit, two spellings) is never guessed.
 func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error) {
 	var lines []string
 	var first *mdstore.Block
-	for _, b := range qs.Blocks() {
-		if b.QID == id {
-			if first == nil {
-				first = b
+	for _, same := range []func(string) bool{
+		func(q string) bool { return q == id },
+		func(q string) bool { return strings.EqualFold(q, id) },
+	} {
+		for _, b := range qs.Blocks() {
+			if same(b.QID) {
+				if first == nil {
+					first = b
+				}
+				lines = append(lines, strconv.Itoa(b.Line()))
 			}
-			lines = append(lines, strconv.Itoa(b.Line()))
+		}
+		if len(lines) > 0 {
+			break
 		}
 	}
 	switch len(lines) {
@@ -107,19 +119,32 @@ func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error
 	case 1:
 		return first, nil
 	}
+	if first.QID != id {
+		return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s matches %d questions in another case, at lines %s",
+			e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
+			Hint("nothing was written; give the id as it is written")
+	}
 	return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s heads %d blocks, at lines %s",
 		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
 		Hint("nothing was written; doctor renumbers the later ones").Fix(mdstore.RunDoctorFix, "")
 }
 
+// checkQID refuses an argument that is no question id of any form a
+// workspace uses (qid.Check).
 func checkQID(id string) error {
-	if _, err := qid.Parse(id); err != nil {
+	if err := qid.Check(id); err != nil {
 		return mdstore.Errorf(ErrBadArgs, "%v", err)
 	}
 	return nil
 }
 
+// unknownQID is the error of an id no question has. A name is an id only
+// where a named question has it: one that none has could be any word, and
+// is refused as no id at all.
 func unknownQID(id string) error {
+	if qid.Named(id) {
+		return mdstore.Errorf(ErrBadArgs, "%v", qid.NotAnID(id)).Fix(mdstore.ListQuestions, "")
+	}
 	return mdstore.Errorf(ErrUnknownQID, "%s: unknown qid", id).Fix(mdstore.ListQuestions, "")
 }
 
@@ -181,6 +206,9 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	}
 	status, _ := f.state.Get("status")
 	r := &CheckResult{Proceed: true, Status: status, Reason: "status " + status + ": proceed"}
+	if status == CursorDone {
+		r.Reason = "status done: the workflow is closed; nothing waits for a person"
+	}
 	switch status {
 	case "awaiting_human":
 		r.Proceed = false
@@ -198,7 +226,9 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		if na, ok := f.state.Get("next_action"); ok && na != "" {
 			r.Reason += "; resume: " + na
 		}
-	case "running", "":
+	case CursorRunning, CursorDone, "":
+		// done (DevRites' closed workflow) proceeds: nothing is awaited,
+		// and an agent that checks has nothing to wait for.
 		// state.md says running but still names an open question it awaits
 		// (a stop that moved status past the pause): a person must answer.
 		if q := f.state.AwaitingQID(); q != "" {
@@ -208,7 +238,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			}
 		}
 	default:
-		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human or blocked",
+		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human, blocked or done",
 			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
 	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {

@@ -102,6 +102,8 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 		res.Resolved, res.Warnings, fired = res.Resolved[:0], res.Warnings[:0], fired[:0]
 		// Validate everything against the file before changing anything.
 		bad := slices.Clone(bad)
+		ids := make([]string, len(items)) // each item's qid as questions.md spells it
+		lineOf := map[string]int{}
 		for i, it := range items {
 			if !ok[i] {
 				continue
@@ -111,12 +113,20 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 					return err
 				}
 				bad = append(bad, lineError{it.Line, err})
+				continue
 			}
+			b, _ := e.lookup(f.questions, it.QID) // validate found it
+			ids[i] = b.QID
+			if prev, dup := lineOf[b.QID]; dup && batch {
+				bad = append(bad, lineError{it.Line, mdstore.Errorf(ErrBadArgs, "%s: also on line %d (as %s)", where(it), prev, b.QID)})
+			}
+			lineOf[b.QID] = it.Line
 		}
 		if err := bad.err(); err != nil {
 			return err
 		}
-		for _, it := range items {
+		for i, it := range items {
+			it.QID = ids[i]
 			b := f.questions.Find(it.QID)
 			r := Resolved{QID: it.QID, Status: it.Kind}
 			var q Question

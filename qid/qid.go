@@ -79,7 +79,14 @@ func Check(s string) error {
 	case Named(s):
 		return nil
 	}
-	return fmt.Errorf("%q is not a question id (want q-YYYY-MM-DD-NNN, Q-NNN or a block's name)", s)
+	return NotAnID(s)
+}
+
+// NotAnID is the error of a text that is no question id: a name is one
+// only where a named question has it, so the caller that finds none says
+// this too.
+func NotAnID(s string) error {
+	return fmt.Errorf("%q is not a question id (want q-YYYY-MM-DD-NNN, Q-NNN or the name of a named question)", s)
 }
 
 // MaxN is the largest suffix of a question id.

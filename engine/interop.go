@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// What DevRites workspaces write that the engine's own writes do not
+// (shared/INTEROP.md): questions without sla, gates in headings, register
+// rows, questions the engine did not raise.
+
+// textOf names the text of a resolution of each kind.
+var textOf = map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}
+
+// raisedByEngine reports whether a block is one the engine's raise wrote:
+// a heading with a canonical qid, and the fields only the engine writes
+// together (DevRites never writes sla).
+func raisedByEngine(b *mdstore.Block) bool {
+	if b.Row() || !qid.Shaped(b.QID) {
+		return false
+	}
+	for _, k := range []string{"raised_at", "sla", "options"} {
+		if _, ok := b.Get(k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// headingGate is the gate a block's heading names after its id ("## Q-002
+// validating"), which stands for the gate of a block with no gate field.
+func headingGate(b *mdstore.Block) string {
+	return strings.ToLower(b.Label())
+}
+
+// renumberable reports whether doctor --fix may give a block a new id: the
+// engine's own form, a heading with a canonical qid. Other ids are a
+// person's or another tool's to change.
+func renumberable(b *mdstore.Block) bool {
+	return !b.Row() && qid.Shaped(b.QID)
+}
+
+// interrupted reports whether b is what a pausing raise interrupted before
+// state.md was written leaves: an open blocking or escalating question the
+// engine raised, not provisional, that state.md nowhere names. Questions
+// the engine did not raise, and advisory or validating ones, never pause.
+func interrupted(b *mdstore.Block, state string) bool {
+	if !pausing(b) || !raisedByEngine(b) {
+		return false
+	}
+	if g := b.Value("gate"); g != "blocking" && g != "escalating" {
+		return false
+	}
+	return !mentions(state, b.QID)
+}
+
+// mentions reports whether text names id as a word: "q-2026-11-29-001" is
+// not named by "q-2026-11-29-0012".
+func mentions(text, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], id)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(id)
+		if (at == 0 || !idByte(text[at-1])) && (end == len(text) || !idByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// anyOpen reports whether any question is open.
+func anyOpen(qs *mdstore.Questions) bool {
+	for _, b := range qs.Blocks() {
+		if b.Value("status") == StatusOpen {
+			return true
+		}
+	}
+	return false
+}
