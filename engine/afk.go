@@ -23,7 +23,7 @@ type AFKStatus struct {
 func (e *Engine) Status() AFKStatus {
 	a := e.AFK
 	a.AllowGates, a.NotifyOn = nonNil(a.AllowGates), nonNil(a.NotifyOn)
-	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: AlwaysStop}
+	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: slices.Clone(alwaysStop)}
 }
 
 func nonNil(s []string) []string {
@@ -95,9 +95,12 @@ type NotifyTestResult struct {
 	Outcome  notify.Outcome `json:"outcome"`
 }
 
-// TestEvents are the events `notify test` may send: "test" and those of
+// testEvents are the events `notify test` may send: "test" and those of
 // notify_on.
-var TestEvents = append([]string{"test"}, NotifyEvents...)
+var testEvents = append([]string{"test"}, notifyEvents...)
+
+// TestEvents returns them, for the command line's help.
+func TestEvents() []string { return slices.Clone(testEvents) }
 
 // NotifyTest fires the hook once, whatever notify_on says, with the newest
 // open question or, when none is open, with sample values. A hook that fails
@@ -106,8 +109,8 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	if event == "" {
 		event = "test"
 	}
-	if !slices.Contains(TestEvents, event) {
-		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--event %q", event), "use one of "+strings.Join(TestEvents, ", "))
+	if !slices.Contains(testEvents, event) {
+		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--event %q", event), "use one of "+strings.Join(testEvents, ", "))
 	}
 	afkPath := "AFK"
 	if e.WS.Devrites != "" {

@@ -40,8 +40,8 @@ type AFK struct {
 // (a doctor error) rather than one that is ignored.
 func (a AFK) Failed(i int) bool { return i >= len(a.Warnings)-a.failed && i < len(a.Warnings) }
 
-// NotifyEvents are the events notify_on may list.
-var NotifyEvents = []string{"raised", "resolved", "dropped", "rejected", "reminder"}
+// notifyEvents are the events notify_on may list.
+var notifyEvents = []string{"raised", "resolved", "dropped", "rejected", "reminder"}
 
 var yamlLine = regexp.MustCompile(`line ([0-9]+):?`)
 
@@ -144,9 +144,9 @@ func LoadAFK(devrites string) AFK {
 			if events, msg = stringList(v); msg == "" {
 				a.NotifyOn = []string{}
 				for _, ev := range events {
-					if !slices.Contains(NotifyEvents, ev.text) {
+					if !slices.Contains(notifyEvents, ev.text) {
 						a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: notify_on: unknown event %q (ignored; events are %s)",
-							path, ev.line, ev.text, strings.Join(NotifyEvents, ", ")))
+							path, ev.line, ev.text, strings.Join(notifyEvents, ", ")))
 						continue
 					}
 					a.NotifyOn = append(a.NotifyOn, ev.text)
@@ -252,8 +252,8 @@ type Templates struct {
 	Warnings []string `yaml:"-"`
 }
 
-// DefaultTemplates match the DevRites skills.
-var DefaultTemplates = Templates{
+// defaultTemplates match the DevRites skills.
+var defaultTemplates = Templates{
 	Resume:   `/rite-resolve {qid} "<answer>"`,
 	Continue: "/rite-{phase}",
 	Rescope:  "/rite-plan reslice --feedback {qid}",
@@ -261,7 +261,7 @@ var DefaultTemplates = Templates{
 
 // LoadTemplates reads .devrites/engine.yaml; missing keys keep the defaults.
 func LoadTemplates(devrites string) (Templates, error) {
-	t := DefaultTemplates
+	t := defaultTemplates
 	if devrites == "" {
 		return t, nil
 	}

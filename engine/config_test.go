@@ -134,7 +134,7 @@ func TestLoadAFKBrokenFailsClosed(t *testing.T) {
 			if !strings.Contains(w, tt.want) || !strings.HasSuffix(w, "nothing is auto-picked until it is fixed") {
 				t.Errorf("got warning %q, want it to contain %q and say nothing is auto-picked", w, tt.want)
 			}
-			for _, gate := range Gates {
+			for _, gate := range gates {
 				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
 					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
 				}
@@ -206,7 +206,7 @@ func TestLoadAFKReportsEveryBadLine(t *testing.T) {
 					t.Errorf("got %q, want it to say nothing is auto-picked", a.Warnings[i])
 				}
 			}
-			for _, gate := range Gates {
+			for _, gate := range gates {
 				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
 					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
 				}

@@ -15,8 +15,8 @@ const (
 	Recorded    = "recorded"
 )
 
-// AlwaysStop are the tag classes that always pause, whatever the AFK file says.
-var AlwaysStop = []string{"destructive-migration", "auth-boundary", "public-api-break", "external-contract", "fs-destruction"}
+// alwaysStop are the tag classes that always pause, whatever the AFK file says.
+var alwaysStop = []string{"destructive-migration", "auth-boundary", "public-api-break", "external-contract", "fs-destruction"}
 
 // Decision is the policy's verdict on a raised question.
 type Decision struct {
@@ -103,7 +103,7 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 	}
 	for _, t := range g.Tags {
 		t = normTag(t)
-		if slices.Contains(AlwaysStop, t) {
+		if slices.Contains(alwaysStop, t) {
 			return &Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
 		}
 		for _, n := range afk.NeverAuto {

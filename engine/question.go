@@ -36,11 +36,11 @@ func stopReason(s *mdstore.State) (string, bool) {
 	return oneLine(valueOf(s, "stop_reason")), true
 }
 
-// Gates, in order of how much they stop.
-var Gates = []string{"advisory", "validating", "blocking", "escalating"}
+// gates, in order of how much they stop.
+var gates = []string{"advisory", "validating", "blocking", "escalating"}
 
 func validGate(g string) bool {
-	for _, x := range Gates {
+	for _, x := range gates {
 		if g == x {
 			return true
 		}

@@ -471,7 +471,7 @@ func (q *RuleRequest) check() error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use always-approve or never-auto")
 	}
-	if t := normTag(q.Tag); q.Action == AlwaysApprove && (slices.Contains(AlwaysStop, t) || t == "scope" || t == "acceptance") {
+	if t := normTag(q.Tag); q.Action == AlwaysApprove && (slices.Contains(alwaysStop, t) || t == "scope" || t == "acceptance") {
 		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", t)
 	}
 	if q.By == "" {

@@ -35,7 +35,7 @@ func afkCommands() []*cli.Command {
 			Subcommands: []*cli.Command{{
 				Name: "test", Usage: "fire the hook once with the newest open question (or sample values) and print the outcome",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "event", Value: "test", Usage: "the event to send: " + strings.Join(engine.TestEvents, ", ")},
+					&cli.StringFlag{Name: "event", Value: "test", Usage: "the event to send: " + strings.Join(engine.TestEvents(), ", ")},
 				},
 				Action: cmdNotifyTest,
 			}},
