@@ -167,6 +167,9 @@ func FuzzFieldValue(f *testing.F) {
 				edited = b
 			}
 		}
+		if _, kept := edited.Get("answer"); !kept && edited.Row() {
+			return // a register without an Answer column keeps no answer
+		}
 		if got := edited.Value("answer"); got != value {
 			t.Fatalf("answer: got %q, want %q\n%s", got, value, q.Bytes())
 		}

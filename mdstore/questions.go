@@ -627,15 +627,19 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 }
 
 // setRow replaces cells of a register row; the line is the only one that
-// changes.
+// changes. A row shorter than its header gets the cells it lacks, up to
+// the column set.
 func (q *Questions) setRow(b *Block, kvs []KV) error {
 	t := q.d.lines[b.head].text
 	_, raw := splitRow(t)
+	closed := len(raw) == 0 || raw[len(raw)-1][1] < len(t) // the row ends with a pipe
 	type cell struct {
 		from, to int
 		text     string
 	}
 	var edits []cell
+	missing := map[int]string{} // cells past the row's end, by column
+	last := len(raw) - 1
 	for _, kv := range kvs {
 		if !FitsCell(kv.Value) {
 			return Errorf(ErrMalformed, "%s: a register cell cannot hold %q", b.QID, kv.Value)
@@ -647,8 +651,13 @@ func (q *Questions) setRow(b *Block, kvs []KV) error {
 				break
 			}
 		}
-		if col < 0 || col >= len(raw) {
+		switch {
+		case col < 0:
 			continue // no such column: a register keeps only its own
+		case col >= len(raw):
+			missing[col] = kv.Value
+			last = max(last, col)
+			continue
 		}
 		c := trimSpan(t, raw[col][0], raw[col][1])
 		e := cell{c[0], c[1], kv.Value}
@@ -661,12 +670,25 @@ func (q *Questions) setRow(b *Block, kvs []KV) error {
 		edits = slices.DeleteFunc(edits, func(x cell) bool { return x.from == e.from })
 		edits = append(edits, e)
 	}
-	if len(edits) == 0 {
+	if len(edits) == 0 && len(missing) == 0 {
 		return nil
 	}
 	slices.SortFunc(edits, func(a, b cell) int { return b.from - a.from })
 	for _, e := range edits {
 		t = t[:e.from] + e.text + t[e.to:]
+		closed = closed || e.text == " |"
+	}
+	if len(missing) > 0 {
+		if !closed {
+			t += " |"
+		}
+		for k := len(raw); k <= last; k++ {
+			if v := missing[k]; v != "" {
+				t += " " + v + " |"
+			} else {
+				t += " |"
+			}
+		}
 	}
 	q.d.setText(b.head, t)
 	q.edited()
