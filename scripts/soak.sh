@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Long runs, opt-in, on top of scripts/test.sh: the crash test with 1000
-# raise-and-resolve cycles instead of 100, the concurrency tests COUNT times
-# (default 10), and every fuzz target for FUZZTIME (default 2m).
+# raise-and-resolve cycles instead of 100; the concurrency tests COUNT times
+# (default 10), under the race detector and without (see scripts/test.sh for
+# the one that only runs without); every fuzz target for FUZZTIME (default 2m).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-10}

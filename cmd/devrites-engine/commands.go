@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -224,6 +225,10 @@ func readInput(flag, name string, stdin io.Reader) ([]byte, error) {
 	} else {
 		b, err = os.ReadFile(name)
 	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // "open FILE: " would name the file twice
+	}
 	if err != nil {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: %v", flag, name, err)
 	}
@@ -254,10 +259,20 @@ func decodeRaise(b []byte, r *engine.RaiseRequest) error {
 	}
 	if err := dec.Decode(r); err != nil {
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return mdstore.Errorf(engine.ErrBadArgs, "not valid JSON at line %d: %v", 1+bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n")), err)
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return mdstore.Errorf(engine.ErrBadArgs, "not valid JSON at line %d: %s", 1+bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n")), strings.TrimPrefix(se.Error(), "json: "))
+		case errors.As(err, &te):
+			want := map[string]string{"string": "a string", "int": "a whole number", "[]string": "a list of strings", "bool": "true or false"}[te.Type.String()]
+			if want == "" {
+				want = te.Type.String()
+			}
+			return mdstore.Errorf(engine.ErrBadArgs, "field %q must be %s, not a JSON %s", te.Field, want, te.Value)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return mdstore.Errorf(engine.ErrBadArgs, "the JSON object is not closed")
 		}
-		return mdstore.Errorf(engine.ErrBadArgs, "%v", err)
+		return mdstore.Errorf(engine.ErrBadArgs, "%s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if dec.More() {
 		return mdstore.Errorf(engine.ErrBadArgs, "more than one JSON value")
@@ -358,6 +373,7 @@ func cmdResolve(c *cli.Context) error {
 		kind = engine.StatusRejected
 	}
 	var items []engine.Resolution
+	var batchText string
 	batch := c.IsSet("batch")
 	if c.Bool("always") {
 		return cmdResolveAlways(c, e, kind, batch)
@@ -370,10 +386,11 @@ func cmdResolve(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if items, err = engine.ParseBatch(string(b)); err != nil {
-			return err
-		}
+		batchText = string(b)
 	} else {
+		if c.NArg() == 1 && kind == engine.StatusAnswered && e.terminal() {
+			return resolveAtTerminal(c, e, c.Args().First())
+		}
 		if c.NArg() < 2 {
 			what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
 			return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
@@ -385,7 +402,12 @@ func cmdResolve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := eng.Resolve(e.ctx, items, c.String("by"), batch)
+	var res *engine.ResolveResult
+	if batch {
+		res, err = eng.ResolveBatch(e.ctx, batchText, c.String("by"))
+	} else {
+		res, err = eng.Resolve(e.ctx, items, c.String("by"), false)
+	}
 	if err != nil {
 		return err
 	}
