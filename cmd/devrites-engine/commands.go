@@ -25,7 +25,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, afkCommands()...)
 	cmds = append(cmds, recoveryCommands()...)
 	cmds = append(cmds, rulesCommands()...)
-	return append(cmds, doctorCommands()...)
+	return withGit(append(cmds, doctorCommands()...))
 }
 
 func coreCommands() []*cli.Command {

@@ -42,6 +42,7 @@ func cmdDoctor(c *cli.Context) error {
 	if rep == nil {
 		return err
 	}
+	rep.Add(engine.GitFindings(e.ctx, ws)...)
 	e.print(rep, doctorText(rep))
 	if err != nil {
 		// The lock was busy: the report is of the files read without it, and

@@ -1,0 +1,206 @@
+package merge
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// dfile is a decisions.md: text before the first entry, then entries, each
+// a "## <qid> <status>" heading at column 0 and the lines up to the next.
+type dfile struct {
+	text
+	pre     []string
+	entries []*dentry
+}
+
+type dentry struct {
+	lines  []string // heading first; the heading's id renamed
+	id     string   // the question id the heading names, or ""
+	status string
+	answer string
+	at     string // answered_at, else the entry before it's
+	norm   string // the entry's text, normalized: what makes two entries one
+}
+
+func parseDecisions(b []byte, m map[string]string) *dfile {
+	f := &dfile{text: splitText(b)}
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			f.pre = f.lines[:end]
+			return
+		}
+		f.entries = append(f.entries, newEntry(f.lines[start:end], m, f.nl))
+	}
+	for i, l := range f.lines {
+		if strings.HasPrefix(body(l), "## ") {
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(f.lines))
+	prev := ""
+	for _, e := range f.entries {
+		if e.at == "" {
+			e.at = prev
+		}
+		prev = e.at
+	}
+	return f
+}
+
+func newEntry(lines []string, m map[string]string, nl string) *dentry {
+	e := &dentry{lines: lines}
+	head := strings.TrimSpace(strings.TrimPrefix(body(lines[0]), "## "))
+	if mapped := mapIDs(head, m); mapped != head {
+		e.lines = append([]string{"## " + mapped + nl}, lines[1:]...)
+		if !hasEOL(lines[0]) {
+			e.lines[0] = body(e.lines[0])
+		}
+		head = mapped
+	}
+	if f := strings.Fields(head); len(f) > 0 {
+		if start, end := qidAt(f[0], 0); start == 0 && end == len(f[0]) {
+			e.id = f[0]
+			if len(f) > 1 {
+				e.status = f[1]
+			}
+			// The fields are read as questions.md's are.
+			q := mdstore.ParseQuestions([]byte("## " + e.id + "\n" + strings.Join(lines[1:], "")))
+			if bl := q.Find(e.id); bl != nil {
+				e.answer = bl.Value("answer")
+				if at := strings.TrimSpace(bl.Value("answered_at")); isTime(at) {
+					e.at = at
+				}
+			}
+		}
+	}
+	e.norm = normalized(e.lines)
+	return e
+}
+
+// Decisions merges three versions of decisions.md: the entries of both, in
+// time order (answered_at), each once; the text before the first entry is
+// ours unless only theirs changed it. Two different decisions on one
+// question are a conflict. r renames theirs' question ids as the merged
+// questions.md has them.
+func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"base decisions.md", base}, {"our decisions.md", ours}, {"their decisions.md", theirs}} {
+		if err := readable(f.name, f.b); err != nil {
+			return Result{}, err
+		}
+	}
+	mapB, mapO, mapT := r.maps()
+	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
+		return Result{Data: bytes.Clone(ours)}, nil
+	}
+	if len(mapT) == 0 && bytes.Equal(base, ours) {
+		return Result{Data: bytes.Clone(theirs)}, nil
+	}
+	b, o, t := parseDecisions(base, mapB), parseDecisions(ours, mapO), parseDecisions(theirs, mapT)
+	nl := o.nl
+	known := map[string]bool{}
+	for _, e := range append(append([]*dentry(nil), b.entries...), o.entries...) {
+		known[e.norm] = true
+	}
+	var added []*dentry
+	clash := map[*dentry]*dentry{} // ours entry → theirs' different decision on its question
+	var conflicts []string
+	for _, e := range t.entries {
+		if known[e.norm] {
+			continue
+		}
+		known[e.norm] = true
+		var same *dentry
+		if e.id != "" {
+			for _, oe := range o.entries {
+				if oe.id == e.id {
+					same = oe
+					break
+				}
+			}
+		}
+		switch {
+		case same == nil:
+			added = append(added, e)
+		case same.status == e.status && same.answer == e.answer:
+			// The same decision written twice: ours' record stands.
+		case clash[same] == nil:
+			clash[same] = e
+			conflicts = append(conflicts, fmt.Sprintf("decisions.md: %s decided differently on both sides (ours %s %s, theirs %s %s)",
+				e.id, same.status, describe(same.answer), e.status, describe(e.answer)))
+		default:
+			added = append(added, e)
+		}
+	}
+
+	var pieces []piece
+	pre := o.pre
+	if normalized(b.pre) == normalized(o.pre) && normalized(t.pre) != normalized(b.pre) {
+		tail := o.pre[len(trimBlankTail(o.pre)):]
+		pre = withEOL(trimBlankTail(t.pre), nl)
+		if len(tail) > 0 || len(o.entries) > 0 {
+			pre = endLine(pre, nl)
+		}
+		pre = append(pre, tail...)
+	}
+	pieces = append(pieces, clean(pre))
+	entry := func(e *dentry) []string { return endLine(withEOL(trimBlankTail(e.lines), nl), nl) }
+	next := 0
+	for _, oe := range o.entries {
+		for next < len(added) && added[next].at != "" && added[next].at < oe.at {
+			pieces = append(pieces, clean(append(entry(added[next]), nl)))
+			next++
+		}
+		if te := clash[oe]; te != nil {
+			tail := oe.lines[len(trimBlankTail(oe.lines)):]
+			theirs := entry(te)
+			if len(tail) == 0 && !hasEOL(oe.lines[len(oe.lines)-1]) {
+				theirs[len(theirs)-1] = body(theirs[len(theirs)-1])
+			}
+			pieces = append(pieces, piece{ours: oe.lines, theirs: append(theirs, tail...)})
+			continue
+		}
+		pieces = append(pieces, clean(oe.lines))
+	}
+	for ; next < len(added); next++ {
+		pieces = breakBefore(pieces, nl)
+		pieces = append(pieces, clean(entry(added[next])))
+	}
+	merged, ro, rt := render(o.bom, nl, pieces)
+	wantO, wantT := map[string]int{}, map[string]int{}
+	for _, oe := range o.entries {
+		wantO[oe.norm]++
+		if te := clash[oe]; te != nil {
+			wantT[te.norm]++
+		} else {
+			wantT[oe.norm]++
+		}
+	}
+	for _, e := range added {
+		wantO[e.norm]++
+		wantT[e.norm]++
+	}
+	for _, v := range []struct {
+		side string
+		data []byte
+		want map[string]int
+	}{{"ours", ro, wantO}, {"theirs", rt, wantT}} {
+		got := map[string]int{}
+		for _, e := range parseDecisions(v.data, nil).entries {
+			got[e.norm]++
+		}
+		for n, c := range v.want {
+			if got[n] < c {
+				return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, strings.SplitN(n, "\n", 2)[0])
+			}
+		}
+	}
+	return Result{Data: merged, Conflicts: conflicts}, nil
+}

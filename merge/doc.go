@@ -1,0 +1,87 @@
+// Package merge merges three versions (base, ours, theirs) of a workspace's
+// questions.md, state.md and decisions.md, for git's merge driver: clones of
+// one workspace raise and answer questions independently, and git brings
+// them together.
+//
+// questions.md merges by question block. A block both sides have (the
+// same id and question, or a block a merge renumbered, recognised by
+// renumbered_from) merges field by field against the base: the fields of a
+// resolution (status, answered_at, answer, choice, answered_by, auto) go
+// together, a final status beats open, and two different final statuses or
+// answers are a real conflict; reminded_at keeps the later time; any other
+// field changed differently on both sides is a conflict; a field theirs
+// removed is kept. Blocks new on either side are all kept: ours in place,
+// theirs after them in their file order. A block of theirs whose id ours
+// uses for another question (two clones that each raised q-…-001) keeps its
+// content under the next free id of its date and records renumbered_from;
+// its supersedes follows. Text outside the blocks is ours unless only
+// theirs changed it.
+//
+// state.md merges field by field against the base, in ours' form (table or
+// bullets) and line endings. A pause or a stop is one thing: status,
+// next_action, stop_reason, active_slice, slice_mode and the Awaiting human
+// section come from the side that changed it; when both did, a stop beats
+// a pause, which beats running, and two different pauses (two awaited
+// questions) or two different stops are a conflict. Other keys: the side
+// that changed one wins; when both did, rescope_pending joins the lists,
+// schema keeps the higher, timestamps the later, anything else conflicts.
+// The Log section is a union: theirs' new lines go in time order among
+// ours', each once.
+//
+// decisions.md is the union of the entries of both sides, each once, in
+// time order (answered_at); two different decisions on one question are a
+// conflict.
+//
+// # Renumbering across files
+//
+// Git gives a merge driver one file's three versions, and runs the drivers
+// of a directory's files in an order of its own (merge-ort goes through the
+// paths in reverse order, so state.md comes before questions.md; the older
+// merge-recursive goes forward). A renumbering decided while merging
+// questions.md must still reach the ids state.md and decisions.md name.
+// So the renumbering is not a decision handed from one driver to the next:
+// Plan computes it as a pure function of the three versions of
+// questions.md, and each driver computes it again. The questions.md driver
+// has those versions from git; the state.md and decisions.md drivers read
+// the ones of the questions.md beside them from the commits being merged
+// (the command line finds them and checks them against the versions of its
+// own file that git gave it). The Renumbering maps every id of each version
+// to its id in the merged questions.md, and State and Decisions read every
+// id through it: theirs' awaited question, next_action, rescope_pending and
+// Log lines, decisions' headings. No file is written beside the merge and
+// nothing is left to do after it.
+//
+// # Guarantees
+//
+//   - No block of ours or theirs is lost, none is doubled, and every answer
+//     either side recorded is in the result (or, in a conflict, between its
+//     markers). Each result is parsed again and checked for this before it
+//     is returned; a result that fails the check is an error, never data.
+//   - A real conflict is returned with conflict markers around the lines the
+//     two sides disagree on, and a line saying what conflicts; everything
+//     else is merged.
+//   - Merging never panics on any input; input that is not UTF-8 text is an
+//     error that wraps mdstore.ErrMalformed.
+//   - A side with nothing new gives the other side's bytes unchanged.
+//
+// # Limits
+//
+//   - Git resolves a file that changed on one side only by taking that side,
+//     without running the driver. When only theirs changed state.md or
+//     decisions.md, the ids in it are theirs' own even where questions.md
+//     renumbered them: state.md may then await a question by its old id
+//     (doctor reports the drift and doctor --fix repairs it), and a
+//     decision's heading keeps the id it was written with, which the
+//     renumbered block names in renumbered_from.
+//   - A rebase replays one commit at a time: a commit that pauses, replayed
+//     onto a branch that is paused on another question, is a conflict even
+//     when a later commit answers it.
+//   - A question is recognised across versions by its id (or renumbered_from)
+//     together with its raised_at, question text and slice; one whose text
+//     was edited is matched by id and raised_at only.
+//   - When the base of a merge is a virtual one (criss-cross history), the
+//     drivers of state.md and decisions.md read the first merge base's
+//     questions.md in its place.
+//   - Free text is not renamed: a question's or an answer's words that name
+//     an id keep it.
+package merge

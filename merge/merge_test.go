@@ -1,0 +1,386 @@
+package merge
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// q builds a questions.md from blocks written with "\n".
+func q(blocks ...string) string { return "# Questions\n" + strings.Join(blocks, "") }
+
+func blk(id string, fields ...string) string {
+	return "\n## " + id + "\n" + strings.Join(fields, "\n") + "\n"
+}
+
+const (
+	id1 = "q-2026-11-29-001"
+	id2 = "q-2026-11-29-002"
+	id3 = "q-2026-11-29-003"
+	t10 = "raised_at: 2026-11-29T10:00:00Z"
+	t11 = "raised_at: 2026-11-29T11:00:00Z"
+)
+
+func TestQuestions(t *testing.T) {
+	open := "status: open"
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs string
+		want               string
+		conflicts          []string
+		renamed            []Rename
+	}{
+		{
+			name:   "theirs answers, ours adds",
+			base:   q(blk(id1, open, "question: A?", t10)),
+			ours:   q(blk(id1, open, "question: A?", t10), blk(id2, open, "question: B?", t11)),
+			theirs: q(blk(id1, "status: answered", "question: A?", t10, "answered_at: 2026-11-29T12:00:00Z", "answer: yes")),
+			want:   q(blk(id1, "status: answered", "question: A?", t10, "answered_at: 2026-11-29T12:00:00Z", "answer: yes"), blk(id2, open, "question: B?", t11)),
+		},
+		{
+			name:    "one id, two questions: theirs renumbered",
+			base:    q(),
+			ours:    q(blk(id1, open, "question: Ours?", t10)),
+			theirs:  q(blk(id1, "status: answered", "question: Theirs?", t10, "answer: no")),
+			want:    q(blk(id1, open, "question: Ours?", t10), blk(id2, "status: answered", "question: Theirs?", t10, "answer: no", "renumbered_from: "+id1)),
+			renamed: []Rename{{id1, id2}},
+		},
+		{
+			name:    "only the colliding id moves, past every id in use",
+			base:    q(),
+			ours:    q(blk(id1, open, "question: Ours?", t10)),
+			theirs:  q(blk(id1, open, "question: T1?", t10), blk(id2, open, "question: T2?", t11, "supersedes: "+id1)),
+			want:    q(blk(id1, open, "question: Ours?", t10), blk(id3, open, "question: T1?", t10, "renumbered_from: "+id1), blk(id2, open, "question: T2?", t11, "supersedes: "+id3)),
+			renamed: []Rename{{id1, id3}},
+		},
+		{
+			name:   "a final status beats open; reminded_at merges",
+			base:   q(blk(id1, open, "question: A?", t10)),
+			ours:   q(blk(id1, open, "question: A?", t10, "reminded_at: 2026-11-29T10:20:00Z")),
+			theirs: q(blk(id1, "status: dropped", "question: A?", t10, "answered_at: 2026-11-29T12:00:00Z", "answer: not needed", "answered_by: ana")),
+			want:   q(blk(id1, "status: dropped", "question: A?", t10, "reminded_at: 2026-11-29T10:20:00Z", "answered_at: 2026-11-29T12:00:00Z", "answer: not needed", "answered_by: ana")),
+		},
+		{
+			name:   "ours final, theirs still open",
+			base:   q(blk(id1, open, "question: A?", t10)),
+			ours:   q(blk(id1, "status: answered", "question: A?", t10, "answer: yes")),
+			theirs: q(blk(id1, open, "question: A?", t10, "reminded_at: 2026-11-29T10:20:00Z")),
+			want:   q(blk(id1, "status: answered", "question: A?", t10, "answer: yes", "reminded_at: 2026-11-29T10:20:00Z")),
+		},
+		{
+			name:   "the same answer on both sides",
+			base:   q(blk(id1, open, "question: A?", t10)),
+			ours:   q(blk(id1, "status: answered", "question: A?", t10, "answered_at: 2026-11-29T12:00:00Z", "answer: yes")),
+			theirs: q(blk(id1, "status: answered", "question: A?", t10, "answered_at: 2026-11-29T12:30:00Z", "answer: yes")),
+			want:   q(blk(id1, "status: answered", "question: A?", t10, "answered_at: 2026-11-29T12:00:00Z", "answer: yes")),
+		},
+		{
+			name:      "two different answers",
+			base:      q(blk(id1, open, "question: A?", t10), blk(id2, open, "question: B?", t11)),
+			ours:      q(blk(id1, "status: answered", "question: A?", t10, "answer: yes"), blk(id2, open, "question: B?", t11)),
+			theirs:    q(blk(id1, "status: answered", "question: A?", t10, "answer: no"), blk(id2, "status: answered", "question: B?", t11, "answer: fine")),
+			want:      q(blk(id1, "status: answered", "question: A?", t10, "<<<<<<< ours", "answer: yes", "=======", "answer: no", ">>>>>>> theirs"), blk(id2, "status: answered", "question: B?", t11, "answer: fine")),
+			conflicts: []string{id1 + `: answered differently on both sides (ours "yes", theirs "no")`},
+		},
+		{
+			name:      "answered and rejected",
+			base:      q(blk(id1, open, "question: A?", t10)),
+			ours:      q(blk(id1, "status: answered", "question: A?", t10, "answer: yes")),
+			theirs:    q(blk(id1, "status: rejected", "question: A?", t10, "answer: scope is wrong")),
+			want:      q(blk(id1, "<<<<<<< ours", "status: answered", "question: A?", t10, "answer: yes", "=======", "status: rejected", "question: A?", t10, "answer: scope is wrong", ">>>>>>> theirs")),
+			conflicts: []string{id1 + `: ours answered, theirs rejected (ours "yes", theirs "scope is wrong")`},
+		},
+		{
+			name:   "a question both sides added: merged, not renumbered",
+			base:   q(),
+			ours:   q(blk(id1, open, "question: A?", t10)),
+			theirs: q(blk(id1, "status: answered", "question: A?", t10, "answer: yes")),
+			want:   q(blk(id1, "status: answered", "question: A?", t10, "answer: yes")),
+		},
+		{
+			name: "rebase: theirs' next commit answers the block a merge renumbered",
+			base: q(blk(id1, open, "question: Theirs?", t11)),
+			ours: q(blk(id1, open, "question: Ours?", t10), blk(id2, open, "question: Theirs?", t11, "renumbered_from: "+id1)),
+			theirs: q(blk(id1, "status: answered", "question: Theirs?", t11, "answer: yes"),
+				blk(id2, open, "question: Next?", t11+"Z")),
+			want: q(blk(id1, open, "question: Ours?", t10), blk(id2, "status: answered", "question: Theirs?", t11, "renumbered_from: "+id1, "answer: yes"),
+				blk(id3, open, "question: Next?", t11+"Z", "renumbered_from: "+id2)),
+			renamed: []Rename{{id2, id3}},
+		},
+		{
+			name:   "text outside blocks: theirs' change when ours kept it",
+			base:   "# Questions\n\nintro\n" + blk(id1, open, t10) + "\n## Notes\nold\n",
+			ours:   "# Questions\n\nintro\n" + blk(id1, "status: answered", t10, "answer: a") + "\n## Notes\nold\n",
+			theirs: "# Questions\n\nbetter intro\n" + blk(id1, open, t10) + "\n## Notes\nnew\n",
+			want:   "# Questions\n\nbetter intro\n" + blk(id1, "status: answered", t10, "answer: a") + "\n## Notes\nnew\n",
+		},
+		{
+			name:   "text outside blocks: ours' change stands",
+			base:   "# Questions\n\nintro\n" + blk(id1, open, t10),
+			ours:   "# Questions\n\nour intro\n" + blk(id1, open, t10),
+			theirs: "# Questions\n\ntheir intro\n" + blk(id1, open, t10, "reminded_at: 2026-11-29T10:20:00Z"),
+			want:   "# Questions\n\nour intro\n" + blk(id1, open, t10, "reminded_at: 2026-11-29T10:20:00Z"),
+		},
+		{
+			name:    "CRLF ours, LF theirs, ours without a final newline",
+			base:    crlf(q(blk(id1, open, "question: A?", t10))),
+			ours:    strings.TrimSuffix(crlf(q(blk(id1, open, "question: A?", t10, "reminded_at: 2026-11-29T10:20:00Z"))), "\r\n"),
+			theirs:  q(blk(id1, open, "question: A?", t10), blk(id2, open, "question: B?", t11)),
+			want:    crlf(q(blk(id1, open, "question: A?", t10, "reminded_at: 2026-11-29T10:20:00Z"), blk(id2, open, "question: B?", t11))),
+			renamed: nil,
+		},
+		{
+			name:   "ours has nothing new: theirs' bytes",
+			base:   q(blk(id1, open, t10)),
+			ours:   q(blk(id1, open, t10)),
+			theirs: "# Questions  \n" + blk(id1, "status:   answered", t10),
+			want:   "# Questions  \n" + blk(id1, "status:   answered", t10),
+		},
+		{
+			name:   "theirs has nothing new: ours' bytes",
+			base:   q(blk(id1, open, t10)),
+			ours:   q(blk(id1, "status: answered", t10, "answer: yes")),
+			theirs: q(blk(id1, open, t10)),
+			want:   q(blk(id1, "status: answered", t10, "answer: yes")),
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Data) != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
+			}
+			if !slices.Equal(got.Conflicts, c.conflicts) {
+				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
+			}
+			if !slices.Equal(got.Renamed, c.renamed) {
+				t.Errorf("renamed %v, want %v", got.Renamed, c.renamed)
+			}
+			r, err := Plan([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Renamed(), got.Renamed) {
+				t.Errorf("Plan renames %v, Questions %v", r.Renamed(), got.Renamed)
+			}
+		})
+	}
+}
+
+func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+
+// TestQuestionsRefuses: input that is not text, and a merge that would
+// swallow a block, are errors, never a result.
+func TestQuestionsRefuses(t *testing.T) {
+	for _, c := range []struct{ name, base, ours, theirs string }{
+		{"invalid UTF-8", q(), q(blk(id1, "status: \xff")), q(blk(id2, "status: open"))},
+		{"NUL byte", q(), q(blk(id1, "status: open")), q(blk(id2, "status: open\x00"))},
+		{"ours ends in an open fence", q(), "# Questions\n\n```\nexample\n", q(blk(id2, "status: open"))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			if err == nil {
+				t.Fatalf("got no error and\n%s", got.Data)
+			}
+			if c.name != "ours ends in an open fence" && !errors.Is(err, mdstore.ErrMalformed) {
+				t.Errorf("error %v does not wrap mdstore.ErrMalformed", err)
+			}
+		})
+	}
+}
+
+// state builds a table-form state.md.
+func state(rows [][2]string, awaited [][2]string, log ...string) string {
+	var b strings.Builder
+	b.WriteString("# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n")
+	for _, r := range rows {
+		b.WriteString("| " + r[0] + " | " + r[1] + " |\n")
+	}
+	if awaited != nil {
+		b.WriteString("\n## Awaiting human\n| Key | Value |\n| --- | --- |\n")
+		for _, r := range awaited {
+			b.WriteString("| " + r[0] + " | " + r[1] + " |\n")
+		}
+	}
+	b.WriteString("\n## Log\n")
+	for _, l := range log {
+		b.WriteString("- " + l + "\n")
+	}
+	return b.String()
+}
+
+func TestState(t *testing.T) {
+	running := [][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build"}, {"schema", "4"}}
+	pausedOn := func(id, question string) ([][2]string, [][2]string) {
+		return [][2]string{{"phase", "build"}, {"status", "awaiting_human"}, {"next_action", "/rite-resolve " + id + ` "<answer>"`}, {"schema", "4"}},
+			[][2]string{{"question_id", id}, {"gate", "blocking"}, {"question", question}, {"raised_at", "2026-11-29T10:00:00Z"}}
+	}
+	start := "2026-11-29T09:00:00Z build: started"
+	// Both sides raised q-…-001; the merged questions.md renumbers theirs'.
+	renumbered, err := Plan([]byte(q()), []byte(q(blk(id1, "status: open", "question: Ours?", t10))),
+		[]byte(q(blk(id1, "status: open", "question: Theirs?", t10))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pO, aO := pausedOn(id1, "Ours?")
+	pT, aT := pausedOn(id1, "Theirs?")
+	pT2, aT2 := pausedOn(id2, "Theirs?")
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs string
+		r                  *Renumbering
+		want               string
+		conflicts          []string
+	}{
+		{
+			name:   "theirs' pause wins over running, under its new id",
+			base:   state(running, nil, start),
+			ours:   state(running, nil, start, "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)", "2026-11-29T10:30:00Z build: answered "+id1+"; next: /rite-build"),
+			theirs: state(pT, aT, start, "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)"),
+			r:      renumbered,
+			want: state(pT2, aT2, start, "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)", "2026-11-29T10:00:00Z build: raised "+id2+" (blocking)",
+				"2026-11-29T10:30:00Z build: answered "+id1+"; next: /rite-build"),
+		},
+		{
+			name:   "ours' pause stays; theirs' Log lines join in time order",
+			base:   state(running, nil, start),
+			ours:   state(pO, aO, start, "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)"),
+			theirs: state(running, nil, start, "2026-11-29T09:30:00Z build: note", "2026-11-29T11:00:00Z build: later"),
+			want:   state(pO, aO, start, "2026-11-29T09:30:00Z build: note", "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)", "2026-11-29T11:00:00Z build: later"),
+		},
+		{
+			name:   "ours answered the awaited question; theirs changed nothing of the pause",
+			base:   state(pO, aO, start),
+			ours:   state(running, nil, start, "2026-11-29T10:30:00Z build: answered "+id1),
+			theirs: state(pO, aO, start, "2026-11-29T10:10:00Z build: reminded "+id1),
+			want:   state(running, nil, start, "2026-11-29T10:10:00Z build: reminded "+id1, "2026-11-29T10:30:00Z build: answered "+id1),
+		},
+		{
+			name:   "a stop beats a pause, and keeps it for the resume",
+			base:   state(running, nil),
+			ours:   state(pO, aO),
+			theirs: state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, nil),
+			want:   state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, aO),
+		},
+		{
+			name:   "two awaited questions",
+			base:   state(running, nil),
+			ours:   state(pO, aO),
+			theirs: state(pT, aT),
+			r:      renumbered,
+			want: "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n| status | awaiting_human |\n" +
+				"<<<<<<< ours\n| next_action | /rite-resolve " + id1 + " \"<answer>\" |\n| schema | 4 |\n\n## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id1 + " |\n| gate | blocking |\n| question | Ours? |\n" +
+				"=======\n| next_action | /rite-resolve " + id2 + " \"<answer>\" |\n| schema | 4 |\n\n## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id2 + " |\n| gate | blocking |\n| question | Theirs? |\n" +
+				">>>>>>> theirs\n| raised_at | 2026-11-29T10:00:00Z |\n\n## Log\n",
+			conflicts: []string{"state.md: ours awaits " + id1 + ", theirs awaits " + id2 + ": one question per pause"},
+		},
+		{
+			name:   "rescope_pending joins; a key theirs added comes in",
+			base:   state(append(running, [2]string{"rescope_pending", "q-2026-11-28-001"}), nil),
+			ours:   state(append(running, [2]string{"rescope_pending", "q-2026-11-28-001, q-2026-11-28-002"}), nil),
+			theirs: state(append(running, [2]string{"rescope_pending", "q-2026-11-28-003"}, [2]string{"return_next_action", "/rite-test"}), nil),
+			want:   state(append(running, [2]string{"rescope_pending", "q-2026-11-28-002, q-2026-11-28-003"}, [2]string{"return_next_action", "/rite-test"}), nil),
+		},
+		{
+			name:      "phase changed differently",
+			base:      state(running, nil),
+			ours:      state([][2]string{{"phase", "test"}, {"status", "running"}, {"next_action", "/rite-build"}, {"schema", "4"}}, nil),
+			theirs:    state([][2]string{{"phase", "ship"}, {"status", "running"}, {"next_action", "/rite-build"}, {"schema", "4"}}, nil),
+			want:      "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n<<<<<<< ours\n| phase | test |\n=======\n| phase | ship |\n>>>>>>> theirs\n| status | running |\n| next_action | /rite-build |\n| schema | 4 |\n\n## Log\n",
+			conflicts: []string{`state.md: phase changed differently on both sides (ours "test", theirs "ship")`},
+		},
+		{
+			name:   "bullets and CRLF: theirs' pause written in ours' form",
+			base:   crlf("# State\n\n- Status: running\n- Next step: /rite-build\n\n## Log\n- 2026-11-29T09:00:00Z build: started\n"),
+			ours:   crlf("# State\n\n- Status: running\n- Next step: /rite-build\n\n## Log\n- 2026-11-29T09:00:00Z build: started\n- 2026-11-29T10:30:00Z build: answered " + id1 + "\n"),
+			theirs: state(pT, aT, start, "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)"),
+			r:      renumbered,
+			want: crlf("# State\n\n- Status: awaiting_human\n- Next step: /rite-resolve " + id2 + " \"<answer>\"\n- Phase: build\n- Schema: 4\n\n## Awaiting human\n- qid: " + id2 +
+				"\n- gate: blocking\n- question: Theirs?\n- raised_at: 2026-11-29T10:00:00Z\n\n## Log\n- 2026-11-29T09:00:00Z build: started\n- 2026-11-29T10:00:00Z build: raised " + id2 + " (blocking)\n- 2026-11-29T10:30:00Z build: answered " + id1 + "\n"),
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := State([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Data) != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
+			}
+			if !slices.Equal(got.Conflicts, c.conflicts) {
+				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
+			}
+		})
+	}
+}
+
+func dec(entries ...string) string { return "# Decisions\n" + strings.Join(entries, "") }
+
+func entry(id, status, answer, at string) string {
+	return "\n## " + id + " " + status + "\nquestion: Which one?\nanswer: " + answer + "\nanswered_at: " + at + "\n"
+}
+
+func TestDecisions(t *testing.T) {
+	renumbered, err := Plan([]byte(q()), []byte(q(blk(id1, "status: answered", "question: Ours?", t10))),
+		[]byte(q(blk(id1, "status: answered", "question: Theirs?", t10))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e1 := entry(id1, "answered", "yes", "2026-11-29T10:00:00Z")
+	e2 := entry(id2, "answered", "no", "2026-11-29T11:00:00Z")
+	e3 := entry(id3, "dropped", "moot", "2026-11-29T12:00:00Z")
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs string
+		r                  *Renumbering
+		want               string
+		conflicts          []string
+	}{
+		{"union in time order", dec(), dec(e1, e3), dec(e2), nil, dec(e1, e2, e3), nil},
+		{"each entry once, theirs' in time order", dec(e1), dec(e1, e3), dec(e1, e2, e3), nil, dec(e1, e2, e3), nil},
+		{"theirs' heading follows the renumbering", dec(), dec(entry(id1, "answered", "ours", "2026-11-29T12:00:00Z")),
+			dec(entry(id1, "answered", "theirs", "2026-11-29T11:00:00Z")), renumbered,
+			dec(entry(id2, "answered", "theirs", "2026-11-29T11:00:00Z"), entry(id1, "answered", "ours", "2026-11-29T12:00:00Z")), nil},
+		{"the same decision recorded twice", dec(), dec(e1), dec(entry(id1, "answered", "yes", "2026-11-29T10:05:00Z")), nil, dec(e1), nil},
+		{"two decisions on one question", dec(), dec(e1), dec(entry(id1, "answered", "no", "2026-11-29T10:05:00Z")), nil,
+			dec("\n## " + id1 + " answered\nquestion: Which one?\n<<<<<<< ours\nanswer: yes\nanswered_at: 2026-11-29T10:00:00Z\n=======\nanswer: no\nanswered_at: 2026-11-29T10:05:00Z\n>>>>>>> theirs\n"),
+			[]string{`decisions.md: ` + id1 + ` decided differently on both sides (ours answered "yes", theirs answered "no")`}},
+		{"preamble changed by theirs only", dec(e1), dec(e1, e2), "# Decisions\n\nA log of what was decided.\n" + e1, nil,
+			"# Decisions\n\nA log of what was decided.\n" + e1 + e2, nil},
+		{"CRLF", crlf(dec()), crlf(dec(e1)), dec(e2), nil, crlf(dec(e1, e2)), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Data) != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
+			}
+			if !slices.Equal(got.Conflicts, c.conflicts) {
+				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
+			}
+		})
+	}
+}
+
+func TestMapIDs(t *testing.T) {
+	m := map[string]string{id1: id2}
+	for in, want := range map[string]string{
+		id1:                               id2,
+		"/rite-resolve " + id1 + ` "<a>"`: "/rite-resolve " + id2 + ` "<a>"`,
+		id1 + "0":                         id1 + "0", // a longer id
+		"xq-2026-11-29-001":               "xq-2026-11-29-001",
+		id1 + ", " + id1:                  id2 + ", " + id2,
+		"q-2026-11-29":                    "q-2026-11-29",
+	} {
+		if got := mapIDs(in, m); got != want {
+			t.Errorf("mapIDs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,380 @@
+package merge
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Result is a merged file.
+type Result struct {
+	// Data is the merged content. Where Conflicts is not empty, it holds
+	// conflict markers around what the two sides disagree on.
+	Data []byte
+	// Conflicts has one line for each real conflict.
+	Conflicts []string
+	// Renamed lists the blocks of theirs given a new id (questions.md).
+	Renamed []Rename
+}
+
+// Clean reports whether the merge needs no person.
+func (r Result) Clean() bool { return len(r.Conflicts) == 0 }
+
+// Question statuses: open, and the final ones.
+var final = []string{"answered", "dropped", "rejected"}
+
+func isFinal(status string) bool { return slices.Contains(final, strings.TrimSpace(status)) }
+
+// resolution are the fields a resolution writes, compared as one: which
+// side's decision stands.
+var resolution = []string{"status", "answeredat", "answer", "choice", "answeredby", "auto"}
+
+// expect is a block the result must hold, with the status and answer it
+// must have there.
+type expect struct{ qid, status, answer string }
+
+// Questions merges three versions of questions.md by question block; see
+// the package documentation for the rules.
+func Questions(base, ours, theirs []byte) (Result, error) {
+	p, err := newPlan(base, ours, theirs)
+	if err != nil {
+		return Result{}, err
+	}
+	switch p.mode {
+	case keepOurs:
+		return Result{Data: bytes.Clone(ours)}, nil
+	case keepTheirs:
+		return Result{Data: bytes.Clone(theirs)}, nil
+	}
+	o := p.o
+	nl := o.nl
+	var pieces []piece
+	var wantO, wantT []expect
+	var conflicts []string
+	oursKeys := map[string]bool{}
+	baseText, theirsText := textChunks(p.b), textChunks(p.t)
+	for _, c := range o.chunks {
+		if c.block == nil {
+			oursKeys[c.key] = true
+			pieces = append(pieces, clean(mergeText(c, baseText, theirsText, nl)))
+			continue
+		}
+		ob := c.block
+		pr, ok := p.pairs[ob]
+		if !ok {
+			pieces = append(pieces, clean(c.lines))
+			e := expect{ob.qid, ob.value("status"), ob.value("answer")}
+			wantO, wantT = append(wantO, e), append(wantT, e)
+			continue
+		}
+		pc, eo, et, why, err := p.mergeBlock(pr.base, ob, pr.t)
+		if err != nil {
+			return Result{}, err
+		}
+		pieces = append(pieces, pc)
+		wantO, wantT = append(wantO, eo), append(wantT, et)
+		conflicts = append(conflicts, why...)
+	}
+	for _, t := range p.added {
+		lines, err := p.renderAdded(t, nl)
+		if err != nil {
+			return Result{}, err
+		}
+		pieces = breakBefore(pieces, nl)
+		e := expect{p.outID[t], t.value("status"), t.value("answer")}
+		if why, bad := p.unplaced[t]; bad {
+			e.qid = t.qid
+			pieces = append(pieces, piece{theirs: lines})
+			wantT = append(wantT, e)
+			conflicts = append(conflicts, why)
+			continue
+		}
+		pieces = append(pieces, clean(lines))
+		wantO, wantT = append(wantO, e), append(wantT, e)
+	}
+	for _, c := range p.t.chunks {
+		if c.block != nil || oursKeys[c.key] {
+			continue
+		}
+		if _, old := baseText[c.key]; old {
+			continue // ours removed it
+		}
+		pieces = breakBefore(pieces, nl)
+		pieces = append(pieces, clean(endLine(withEOL(trimBlankTail(c.lines), nl), nl)))
+	}
+	merged, ro, rt := render(o.bom, nl, pieces)
+	if err := verify("ours", ro, wantO); err != nil {
+		return Result{}, err
+	}
+	if err := verify("theirs", rt, wantT); err != nil {
+		return Result{}, err
+	}
+	return Result{Data: merged, Conflicts: conflicts, Renamed: p.renamed}, nil
+}
+
+func textChunks(f *qfile) map[string][]string {
+	m := map[string][]string{}
+	for _, c := range f.chunks {
+		if c.block == nil {
+			m[c.key] = c.lines
+		}
+	}
+	return m
+}
+
+// mergeText merges text outside the blocks: ours, unless only theirs
+// changed it (or removed it).
+func mergeText(c qchunk, baseText, theirsText map[string][]string, nl string) []string {
+	b, inBase := baseText[c.key]
+	t, inTheirs := theirsText[c.key]
+	if !inBase || normalized(b) != normalized(c.lines) {
+		return c.lines
+	}
+	if !inTheirs {
+		return nil
+	}
+	if normalized(t) == normalized(b) {
+		return c.lines
+	}
+	tail := c.lines[len(trimBlankTail(c.lines)):]
+	lines := withEOL(trimBlankTail(t), nl)
+	if len(tail) > 0 {
+		lines = endLine(lines, nl)
+	}
+	return append(lines, tail...)
+}
+
+// endLine gives the last line an ending when it has none.
+func endLine(lines []string, nl string) []string {
+	if n := len(lines); n > 0 && !hasEOL(lines[n-1]) {
+		lines = append(slices.Clone(lines[:n-1]), lines[n-1]+nl)
+	}
+	return lines
+}
+
+// breakBefore ends the text so far with a line ending and a blank line, so
+// that a block can follow.
+func breakBefore(pieces []piece, nl string) []piece {
+	last := func(side func(piece) []string) string {
+		for i := len(pieces) - 1; i >= 0; i-- {
+			if l := side(pieces[i]); len(l) > 0 {
+				return l[len(l)-1]
+			}
+		}
+		return ""
+	}
+	for i := len(pieces) - 1; i >= 0; i-- {
+		pc := &pieces[i]
+		if len(pc.ours) == 0 && len(pc.theirs) == 0 {
+			continue
+		}
+		same := !pc.conflicted()
+		pc.ours = endLine(pc.ours, nl)
+		if same {
+			pc.theirs = pc.ours
+		} else {
+			pc.theirs = endLine(pc.theirs, nl)
+		}
+		break
+	}
+	if len(pieces) == 0 {
+		return pieces
+	}
+	lo, lt := last(func(p piece) []string { return p.ours }), last(func(p piece) []string { return p.theirs })
+	if !isBlankLine(lo) || !isBlankLine(lt) {
+		pieces = append(pieces, clean([]string{nl}))
+	}
+	return pieces
+}
+
+// mergeBlock merges the versions of one question into ours' block.
+func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflicts []string, err error) {
+	kvO, kvT, conflicts := mergeFields(base, o, t, p.mapB, p.mapT)
+	linesO, linesT := o.lines, o.lines
+	if len(kvO) > 0 {
+		if linesO, err = setFields(o, kvO); err != nil {
+			return pc, eo, et, nil, err
+		}
+	}
+	if len(kvT) > 0 {
+		if linesT, err = setFields(o, kvT); err != nil {
+			return pc, eo, et, nil, err
+		}
+	}
+	after := func(kvs []mdstore.KV) expect {
+		e := expect{o.qid, o.value("status"), o.value("answer")}
+		for _, kv := range kvs {
+			switch mdstore.NormKey(kv.Key) {
+			case "status":
+				e.status = kv.Value
+			case "answer":
+				e.answer = kv.Value
+			}
+		}
+		return e
+	}
+	return piece{ours: linesO, theirs: linesT}, after(kvO), after(kvT), conflicts, nil
+}
+
+// setFields writes fields into a copy of a block, as the engine does.
+func setFields(b *qblock, kvs []mdstore.KV) ([]string, error) {
+	q := mdstore.ParseQuestions([]byte(strings.Join(b.lines, "")))
+	if err := q.Set(b.qid, kvs...); err != nil {
+		return nil, err
+	}
+	return splitText(q.Bytes()).lines, nil
+}
+
+// mergeFields merges a question's fields against the base (nil when both
+// sides added it). It returns the fields to write into ours' block for the
+// result, with ours' side of any conflict (kvO) and with theirs' (kvT).
+//
+// The fields of a resolution go together: a final status beats open, and
+// two different final statuses or answers are a conflict. Other fields
+// merge one by one: reminded_at keeps the later time, renumbered_from
+// ours; any other field changed differently on both sides is a conflict.
+// A field one side removed is kept.
+func mergeFields(base, o, t *qblock, mapB, mapT map[string]string) (kvO, kvT []mdstore.KV, conflicts []string) {
+	type val struct {
+		v  string
+		ok bool
+	}
+	get := func(b *qblock, n string, m map[string]string) val {
+		v, ok := b.get(n)
+		if n == "supersedes" {
+			v = mapIDs(v, m)
+		}
+		return val{v, ok}
+	}
+	keyOf := func(n string) string {
+		for _, b := range []*qblock{o, t} {
+			for _, f := range b.fields {
+				if f.norm == n {
+					return f.key
+				}
+			}
+		}
+		return n
+	}
+	both := func(n, v string) {
+		kv := mdstore.KV{Key: keyOf(n), Value: v}
+		kvO, kvT = append(kvO, kv), append(kvT, kv)
+	}
+	group := func(b *qblock, m map[string]string) []val {
+		out := make([]val, len(resolution))
+		for i, n := range resolution {
+			out[i] = get(b, n, m)
+		}
+		return out
+	}
+	gB, gO, gT := group(base, mapB), group(o, nil), group(t, mapT)
+	takeTheirs := func(into func(string, string)) {
+		for i, n := range resolution {
+			if gT[i].ok && gT[i] != gO[i] {
+				into(n, gT[i].v)
+			}
+		}
+	}
+	switch so, st := gO[0].v, gT[0].v; {
+	case slices.Equal(gO, gT), slices.Equal(gT, gB):
+	case slices.Equal(gO, gB):
+		takeTheirs(both)
+	case isFinal(so) && !isFinal(st):
+	case isFinal(st) && !isFinal(so):
+		takeTheirs(both)
+	case isFinal(so) && so == st && gO[2] == gT[2]:
+		// The same decision on both sides; ours' record of it stands.
+	default:
+		what := "resolved differently on both sides"
+		if so == st && isFinal(so) {
+			what = so + " differently on both sides"
+		} else if isFinal(so) && isFinal(st) {
+			what = "ours " + strings.TrimSpace(so) + ", theirs " + strings.TrimSpace(st)
+		}
+		conflicts = append(conflicts, fmt.Sprintf("%s: %s (ours %s, theirs %s)", o.qid, what, describe(gO[2].v), describe(gT[2].v)))
+		takeTheirs(func(n, v string) { kvT = append(kvT, mdstore.KV{Key: keyOf(n), Value: v}) })
+	}
+	var keys []string
+	for _, b := range []*qblock{o, t} {
+		for _, f := range b.fields {
+			if !slices.Contains(keys, f.norm) && !slices.Contains(resolution, f.norm) {
+				keys = append(keys, f.norm)
+			}
+		}
+	}
+	for _, n := range keys {
+		vb, vo, vt := get(base, n, mapB), get(o, n, nil), get(t, n, mapT)
+		switch {
+		case vo == vt, vt == vb, !vt.ok:
+		case vo == vb:
+			both(n, vt.v)
+		case n == "remindedat":
+			if vt.v > vo.v {
+				both(n, vt.v)
+			}
+		case n == "renumberedfrom":
+		default:
+			conflicts = append(conflicts, fmt.Sprintf("%s: field %q changed differently on both sides (ours %s, theirs %s)", o.qid, keyOf(n), describe(vo.v), describe(vt.v)))
+			kvT = append(kvT, mdstore.KV{Key: keyOf(n), Value: vt.v})
+		}
+	}
+	return kvO, kvT, conflicts
+}
+
+// renderAdded is a block of theirs as it goes at the end of the result:
+// in ours' line endings, under its new id with renumbered_from when it was
+// renumbered, its supersedes following the renumbering.
+func (p *plan) renderAdded(t *qblock, nl string) ([]string, error) {
+	lines := endLine(withEOL(trimBlankTail(t.lines), nl), nl)
+	id, ok := p.outID[t]
+	if !ok {
+		return lines, nil
+	}
+	var kvs []mdstore.KV
+	if id != t.qid {
+		kvs = append(kvs, mdstore.KV{Key: "renumbered_from", Value: t.qid})
+	}
+	if sup, ok := t.get("supersedes"); ok && mapIDs(sup, p.mapT) != sup {
+		kvs = append(kvs, mdstore.KV{Key: "supersedes", Value: mapIDs(sup, p.mapT)})
+	}
+	if len(kvs) == 0 {
+		return lines, nil
+	}
+	q := mdstore.ParseQuestions([]byte(strings.Join(lines, "")))
+	if id != t.qid {
+		if err := q.Rename(1, id); err != nil {
+			return nil, err
+		}
+	}
+	if err := q.Set(id, kvs...); err != nil {
+		return nil, err
+	}
+	return endLine(splitText(q.Bytes()).lines, nl), nil
+}
+
+// verify checks that a merged questions.md holds exactly the blocks it
+// must, each with the status and answer it must have: nothing swallowed by
+// a fence, nothing lost, nothing doubled.
+func verify(side string, data []byte, want []expect) error {
+	blocks := mdstore.ParseQuestions(data).Blocks()
+	if len(blocks) != len(want) {
+		return fmt.Errorf("merging questions.md (%s' side) gives %d question blocks, want %d", side, len(blocks), len(want))
+	}
+	used := make([]bool, len(blocks))
+	for _, w := range want {
+		found := false
+		for i, b := range blocks {
+			if !used[i] && b.QID == w.qid && b.Value("status") == w.status && b.Value("answer") == w.answer {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("merging questions.md (%s' side) loses %s (status %q)", side, w.qid, w.status)
+		}
+	}
+	return nil
+}

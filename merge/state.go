@@ -1,0 +1,502 @@
+package merge
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Cursor statuses and how strongly each holds the agent: a stop beats a
+// pause, which beats running.
+const (
+	running  = "running"
+	awaiting = "awaiting_human"
+	blocked  = "blocked"
+)
+
+func rank(status string) int {
+	switch status {
+	case blocked:
+		return 2
+	case awaiting:
+		return 1
+	}
+	return 0
+}
+
+// paused are the cursor keys a pause or a stop writes: they come from the
+// side whose pause or stop wins, with its Awaiting human section.
+var paused = []string{"status", "next_action", "stop_reason", "active_slice", "slice_mode"}
+
+// verbatim are the awaiting values copied from the question block: they
+// stay as the block has them, ids and all.
+var verbatim = []string{"question", "proposed"}
+
+// stateSide is one version of state.md, its ids renamed into the result's.
+type stateSide struct {
+	s        *mdstore.State
+	cursor   map[string]string // canonical key → value, first of each
+	keys     []string
+	status   string
+	awaited  string
+	stop     string
+	section  bool
+	awaiting []mdstore.KV // canonical keys
+	log      []logLine
+}
+
+type logLine struct {
+	text string // after "- "
+	at   string // its timestamp, or the one before it
+}
+
+func readState(b []byte, m map[string]string) *stateSide {
+	s := mdstore.ParseState(b)
+	v := &stateSide{s: s, cursor: map[string]string{}}
+	for _, e := range s.Cursor() {
+		if _, dup := v.cursor[e.Canon]; dup || e.Canon == "" {
+			continue // a key without letters or digits cannot be written back
+		}
+		v.cursor[e.Canon] = mapIDs(e.Value, m)
+		v.keys = append(v.keys, e.Canon)
+	}
+	v.status = strings.TrimSpace(v.cursor["status"])
+	if v.status == "" {
+		v.status = running
+	}
+	v.stop = strings.TrimSpace(v.cursor["stop_reason"])
+	if aw := s.Awaiting(); aw != nil {
+		v.section = true
+		for _, e := range aw {
+			if e.Canon == "" {
+				continue
+			}
+			val := e.Value
+			if !slices.Contains(verbatim, e.Canon) {
+				val = mapIDs(val, m)
+			}
+			v.awaiting = append(v.awaiting, mdstore.KV{Key: e.Canon, Value: val})
+			if e.Canon == "question_id" && v.awaited == "" {
+				v.awaited = strings.TrimSpace(val)
+			}
+		}
+	}
+	lines, _, _ := logSection(splitText(b))
+	prev := ""
+	for _, l := range lines {
+		t := mapIDs(l, m)
+		if f := strings.Fields(t); len(f) > 0 {
+			if _, err := time.Parse(time.RFC3339, f[0]); err == nil {
+				prev = f[0]
+			}
+		}
+		v.log = append(v.log, logLine{text: t, at: prev})
+	}
+	return v
+}
+
+// pause is what holds the agent: the status, the awaited question, the
+// stop's reason.
+func (v *stateSide) pause() string { return v.status + "\x00" + v.awaited + "\x00" + v.stop }
+
+func (v *stateSide) get(k string) (string, bool) {
+	x, ok := v.cursor[k]
+	return x, ok
+}
+
+// logSection finds the "## Log" section: the texts of its "- " entries and,
+// for each, its line index; end is where the section ends (-1 when there
+// is no such section).
+func logSection(t text) (entries []string, at []int, end int) {
+	start := -1
+	for i, l := range t.lines {
+		s := body(l)
+		if start < 0 {
+			if strings.HasPrefix(s, "## ") && mdstore.NormKey(strings.Trim(s, "# \t")) == "log" {
+				start = i
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "# ") || strings.HasPrefix(s, "## ") || s == "#" || s == "##" {
+			return entries, at, i
+		}
+		if rest, ok := strings.CutPrefix(s, "- "); ok {
+			entries, at = append(entries, strings.TrimSpace(rest)), append(at, i)
+		}
+	}
+	if start < 0 {
+		return nil, nil, -1
+	}
+	return entries, at, len(t.lines)
+}
+
+// State merges three versions of state.md field by field against the base,
+// in the form ours has (table or bullets, its line endings). r is the
+// renumbering of the questions (Plan), by which every question id the
+// versions name is read as the merged questions.md has it; nil renames
+// nothing.
+func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"base state.md", base}, {"our state.md", ours}, {"their state.md", theirs}} {
+		if err := readable(f.name, f.b); err != nil {
+			return Result{}, err
+		}
+	}
+	mapB, mapO, mapT := r.maps()
+	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
+		return Result{Data: bytes.Clone(ours)}, nil
+	}
+	if len(mapT) == 0 && bytes.Equal(base, ours) {
+		return Result{Data: bytes.Clone(theirs)}, nil
+	}
+	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
+
+	// Whose pause (or stop) stands: the side that changed it, else the
+	// stronger; two different pauses or stops are a conflict.
+	const none, oursWin, theirsWin = 0, 1, 2
+	winO, winT := none, none
+	var conflicts []string
+	switch {
+	case o.pause() == t.pause():
+	case o.pause() == b.pause():
+		winO, winT = theirsWin, theirsWin
+	case t.pause() == b.pause():
+		winO, winT = oursWin, oursWin
+	case rank(o.status) > rank(t.status):
+		winO, winT = oursWin, oursWin
+	case rank(t.status) > rank(o.status):
+		winO, winT = theirsWin, theirsWin
+	default:
+		winO, winT = oursWin, theirsWin
+		switch {
+		case o.status == awaiting && o.awaited != t.awaited:
+			conflicts = append(conflicts, fmt.Sprintf("state.md: ours awaits %s, theirs awaits %s: one question per pause", orNone(o.awaited), orNone(t.awaited)))
+		case o.status == blocked:
+			conflicts = append(conflicts, fmt.Sprintf("state.md: stopped on both sides for different reasons (ours %s, theirs %s)", describe(o.stop), describe(t.stop)))
+		default:
+			conflicts = append(conflicts, fmt.Sprintf("state.md: status %s on ours, %s on theirs", o.status, t.status))
+		}
+	}
+
+	// Every other cursor key merges on its own.
+	type change struct {
+		key, value string
+		del        bool
+	}
+	var chO, chT []change
+	keys := slices.Clone(o.keys)
+	for _, k := range t.keys {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range b.keys {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	set := func(into *[]change, k, v string, ok bool) {
+		ov, has := o.get(k)
+		raw := rawValue(o.s, k)
+		switch {
+		case !ok && has:
+			*into = append(*into, change{key: k, del: true})
+		case ok && (!has || v != ov || v != raw):
+			*into = append(*into, change{key: k, value: v})
+		}
+	}
+	for _, k := range keys {
+		vb, okB := b.get(k)
+		vo, okO := o.get(k)
+		vt, okT := t.get(k)
+		if slices.Contains(paused, k) && winO != none {
+			for _, w := range []struct {
+				win  int
+				into *[]change
+			}{{winO, &chO}, {winT, &chT}} {
+				switch {
+				case w.win == oursWin:
+					set(w.into, k, vo, okO)
+				case okT:
+					set(w.into, k, vt, true)
+				case okB && okO:
+					set(w.into, k, "", false) // the winner removed it
+				default:
+					set(w.into, k, vo, okO)
+				}
+			}
+			continue
+		}
+		v, ok, why := merge3(k, vb, okB, vo, okO, vt, okT)
+		if why != "" {
+			conflicts = append(conflicts, why)
+			set(&chO, k, vo, okO)
+			set(&chT, k, vt, okT)
+			continue
+		}
+		set(&chO, k, v, ok)
+		set(&chT, k, v, ok)
+	}
+
+	build := func(ch []change, win int) ([]byte, *stateSide) {
+		s := mdstore.ParseState(ours)
+		for _, c := range ch {
+			if c.del {
+				s.Delete(c.key)
+			} else {
+				s.Set(c.key, c.value)
+			}
+		}
+		src, other := o, t
+		if win == theirsWin {
+			src, other = t, o
+		}
+		// A stop keeps the pause the other side made under it (the engine
+		// stops a paused workspace the same way): resuming returns to it.
+		if win != none && !src.section && src.status == blocked && other.section && other.awaited != b.awaited {
+			src = other
+		}
+		rawO := rawAwaiting(o.s)
+		switch {
+		case !src.section && o.section:
+			s.ClearAwaiting()
+		case src.section && !slices.Equal(src.awaiting, rawO):
+			s.SetAwaiting(src.awaiting...)
+		}
+		return mergeLog(s.Bytes(), o, b, t), src
+	}
+	outO, srcO := build(chO, winO)
+	outT, srcT := build(chT, winT)
+	for _, v := range []struct {
+		out []byte
+		src *stateSide
+	}{{outO, srcO}, {outT, srcT}} {
+		got := mdstore.ParseState(v.out)
+		if got.AwaitingQID() != v.src.awaitedRaw() {
+			return Result{}, fmt.Errorf("merging state.md gives the awaited question %q, want %q", got.AwaitingQID(), v.src.awaitedRaw())
+		}
+	}
+	if !bytes.Equal(outO, outT) && len(conflicts) == 0 {
+		conflicts = append(conflicts, "state.md: the two sides differ")
+	}
+	tx := splitText(outO)
+	merged, _, _ := render(tx.bom, tx.nl, []piece{{ours: tx.lines, theirs: splitText(outT).lines}})
+	return Result{Data: merged, Conflicts: conflicts}, nil
+}
+
+// awaitedRaw is the awaited id as the section is written in the result.
+func (v *stateSide) awaitedRaw() string {
+	for _, kv := range v.awaiting {
+		if kv.Key == "question_id" {
+			return kv.Value
+		}
+	}
+	return ""
+}
+
+func orNone(id string) string {
+	if id == "" {
+		return "nothing"
+	}
+	return id
+}
+
+// rawValue is a cursor value as ours has it written.
+func rawValue(s *mdstore.State, k string) string {
+	v, _ := s.Get(k)
+	return v
+}
+
+// rawAwaiting is the awaiting section as written, with canonical keys.
+func rawAwaiting(s *mdstore.State) []mdstore.KV {
+	var out []mdstore.KV
+	for _, e := range s.Awaiting() {
+		out = append(out, mdstore.KV{Key: e.Canon, Value: e.Value})
+	}
+	return out
+}
+
+// merge3 merges one cursor key: the side that changed it wins; when both
+// did, rescope_pending joins the lists, schema keeps the higher, two
+// timestamps the later; anything else is a conflict (why says which).
+func merge3(k, vb string, okB bool, vo string, okO bool, vt string, okT bool) (string, bool, string) {
+	switch {
+	case vo == vt && okO == okT:
+		return vo, okO, ""
+	case vo == vb && okO == okB:
+		return vt, okT, ""
+	case vt == vb && okT == okB:
+		return vo, okO, ""
+	}
+	switch {
+	case k == "rescope_pending":
+		v := joinIDs(vb, vo, vt)
+		return v, v != "", ""
+	case k == "schema" && okO && okT:
+		a, errA := strconv.Atoi(strings.TrimSpace(vo))
+		c, errC := strconv.Atoi(strings.TrimSpace(vt))
+		if errA == nil && errC == nil {
+			if c > a {
+				return vt, true, ""
+			}
+			return vo, true, ""
+		}
+	case okO && okT && isTime(vo) && isTime(vt):
+		if strings.TrimSpace(vt) > strings.TrimSpace(vo) {
+			return vt, true, ""
+		}
+		return vo, true, ""
+	}
+	show := func(v string, ok bool) string {
+		if !ok {
+			return "removed"
+		}
+		return describe(v)
+	}
+	return "", false, fmt.Sprintf("state.md: %s changed differently on both sides (ours %s, theirs %s)", k, show(vo, okO), show(vt, okT))
+}
+
+func isTime(v string) bool {
+	_, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
+	return err == nil
+}
+
+// joinIDs merges comma-separated lists as sets: what either side added,
+// less what either side removed.
+func joinIDs(b, o, t string) string {
+	split := func(s string) []string {
+		var out []string
+		for _, x := range strings.Split(s, ",") {
+			if x = strings.TrimSpace(x); x != "" && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	lb, lo, lt := split(b), split(o), split(t)
+	var out []string
+	for _, x := range append(lo, lt...) {
+		removed := slices.Contains(lb, x) && (!slices.Contains(lo, x) || !slices.Contains(lt, x))
+		if !removed && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// mergeLog adds to the Log section of out (ours, edited) the entries theirs
+// added since the base, in time order, each once; ours' entries keep their
+// places. Ids in ours' entries are renamed in place.
+func mergeLog(out []byte, o, b, t *stateSide) []byte {
+	x := splitText(out)
+	entries, at, end := logSection(x)
+	have := map[string]bool{}
+	for _, l := range o.log {
+		have[l.text] = true
+	}
+	for _, l := range b.log {
+		have[l.text] = true
+	}
+	var added []logLine
+	for _, l := range t.log {
+		if !have[l.text] {
+			have[l.text] = true
+			added = append(added, l)
+		}
+	}
+	renamed := false
+	for i, e := range entries {
+		if i < len(o.log) && o.log[i].text != e {
+			x.lines[at[i]] = strings.Replace(x.lines[at[i]], e, o.log[i].text, 1)
+			renamed = true
+		}
+	}
+	if len(added) == 0 {
+		if renamed {
+			return join(x)
+		}
+		return out
+	}
+	line := func(l logLine) string { return "- " + l.text + x.nl }
+	if end < 0 {
+		lines := endLine(x.lines, x.nl)
+		if n := len(lines); n > 0 && !isBlankLine(lines[n-1]) {
+			lines = append(lines, x.nl)
+		}
+		lines = append(lines, "## Log"+x.nl)
+		for _, l := range added {
+			lines = append(lines, line(l))
+		}
+		x.lines = lines
+		return join(x)
+	}
+	// Where each added entry goes: before the first of ours' entries (from
+	// where the last one went) that is later, else after ours' last entry.
+	before := map[int][]string{}
+	var after []string
+	next := 0
+	for _, l := range added {
+		for next < len(entries) && (l.at == "" || o.logAt(next) <= l.at) {
+			next++
+		}
+		if next < len(entries) {
+			before[at[next]] = append(before[at[next]], line(l))
+		} else {
+			after = append(after, line(l))
+		}
+	}
+	last := -1
+	if len(at) > 0 {
+		last = at[len(at)-1]
+	} else {
+		// After the section's last line with text.
+		for i := end - 1; i >= 0; i-- {
+			if !isBlankLine(x.lines[i]) {
+				last = i
+				break
+			}
+		}
+	}
+	var lines []string
+	for i, l := range x.lines {
+		lines = append(lines, before[i]...)
+		if i == last && len(after) > 0 {
+			lines = append(lines, endLine([]string{l}, x.nl)...)
+			lines = append(lines, after...)
+			if i+1 == len(x.lines) && !hasEOL(l) {
+				// A file without a final newline keeps that shape.
+				lines[len(lines)-1] = body(lines[len(lines)-1])
+			}
+			continue
+		}
+		lines = append(lines, l)
+	}
+	x.lines = lines
+	return join(x)
+}
+
+// logAt is the time of ours' i-th Log entry as written in the result.
+func (v *stateSide) logAt(i int) string {
+	if i < len(v.log) {
+		return v.log[i].at
+	}
+	return ""
+}
+
+func join(t text) []byte {
+	var b bytes.Buffer
+	if t.bom {
+		b.WriteString(utf8BOM)
+	}
+	for _, l := range t.lines {
+		b.WriteString(l)
+	}
+	return b.Bytes()
+}

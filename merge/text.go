@@ -1,0 +1,270 @@
+package merge
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// Files are handled as lines that keep their endings, so that what the merge
+// does not change keeps its bytes (CRLF, a missing final newline).
+
+const utf8BOM = "\ufeff"
+
+// text is a file split into lines; each line carries its ending ("\n",
+// "\r\n", or "" for a last line without one).
+type text struct {
+	bom   bool
+	lines []string
+	nl    string // the ending new lines get: the file's first, else "\n"
+}
+
+func splitText(b []byte) text {
+	s := string(b)
+	t := text{nl: "\n"}
+	if strings.HasPrefix(s, utf8BOM) {
+		t.bom, s = true, s[len(utf8BOM):]
+	}
+	first := true
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			t.lines = append(t.lines, s)
+			break
+		}
+		l := s[:i+1]
+		if first {
+			first = false
+			if strings.HasSuffix(l, "\r\n") {
+				t.nl = "\r\n"
+			}
+		}
+		t.lines = append(t.lines, l)
+		s = s[i+1:]
+	}
+	return t
+}
+
+// body is a line without its ending.
+func body(l string) string {
+	l = strings.TrimSuffix(l, "\n")
+	return strings.TrimSuffix(l, "\r")
+}
+
+func hasEOL(l string) bool { return strings.HasSuffix(l, "\n") }
+
+// withEOL gives every line the ending nl, keeping a last line without one
+// as it is.
+func withEOL(lines []string, nl string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if hasEOL(l) {
+			l = body(l) + nl
+		}
+		out[i] = l
+	}
+	return out
+}
+
+func isBlankLine(l string) bool { return strings.TrimSpace(l) == "" }
+
+// trimBlankTail drops the blank lines at the end of lines.
+func trimBlankTail(lines []string) []string {
+	for len(lines) > 0 && isBlankLine(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// normalized is lines' text with LF endings and no trailing blank lines or
+// trailing white space: two spellings of the same content compare equal.
+func normalized(lines []string) string {
+	var b strings.Builder
+	for _, l := range trimBlankTail(lines) {
+		b.WriteString(strings.TrimRight(body(l), " \t"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// readable refuses input that no parser of the engine reads cleanly.
+func readable(name string, b []byte) error {
+	if !utf8.Valid(b) {
+		return mdstore.Errorf(mdstore.ErrMalformed, "%s: not valid UTF-8", name)
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return mdstore.Errorf(mdstore.ErrMalformed, "%s: binary content (a NUL byte on line %d)", name, 1+bytes.Count(b[:i], []byte("\n")))
+	}
+	return nil
+}
+
+// Conflict markers, as git writes them with its default marker size.
+const (
+	markOurs   = "<<<<<<< ours"
+	markSep    = "======="
+	markTheirs = ">>>>>>> theirs"
+)
+
+// piece is one stretch of the result: the same lines on both sides when it
+// merged cleanly, else what ours and theirs would have there.
+type piece struct {
+	ours, theirs []string
+}
+
+func clean(lines []string) piece { return piece{ours: lines, theirs: lines} }
+
+func (p piece) conflicted() bool {
+	if len(p.ours) != len(p.theirs) {
+		return true
+	}
+	for i := range p.ours {
+		if p.ours[i] != p.theirs[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// render joins the pieces. Where a piece conflicts, the lines both sides
+// share at its start and end are written once and the rest between
+// conflict markers. ours and theirs are the files each side's version of
+// every conflict would give, for checking.
+func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
+	var m, o, t bytes.Buffer
+	if bom {
+		m.WriteString(utf8BOM)
+		o.WriteString(utf8BOM)
+		t.WriteString(utf8BOM)
+	}
+	lastEOL := true
+	write := func(b *bytes.Buffer, lines []string) {
+		for _, l := range lines {
+			b.WriteString(l)
+		}
+	}
+	for _, p := range pieces {
+		write(&o, p.ours)
+		write(&t, p.theirs)
+		if !p.conflicted() {
+			write(&m, p.ours)
+			if len(p.ours) > 0 {
+				lastEOL = hasEOL(p.ours[len(p.ours)-1])
+			}
+			continue
+		}
+		pre := 0
+		for pre < len(p.ours) && pre < len(p.theirs) && p.ours[pre] == p.theirs[pre] {
+			pre++
+		}
+		suf := 0
+		for suf < len(p.ours)-pre && suf < len(p.theirs)-pre && p.ours[len(p.ours)-1-suf] == p.theirs[len(p.theirs)-1-suf] {
+			suf++
+		}
+		write(&m, p.ours[:pre])
+		if pre > 0 {
+			lastEOL = hasEOL(p.ours[pre-1])
+		}
+		if !lastEOL {
+			m.WriteString(nl)
+		}
+		side := func(lines []string) {
+			write(&m, lines)
+			if len(lines) > 0 && !hasEOL(lines[len(lines)-1]) {
+				m.WriteString(nl)
+			}
+		}
+		m.WriteString(markOurs + nl)
+		side(p.ours[pre : len(p.ours)-suf])
+		m.WriteString(markSep + nl)
+		side(p.theirs[pre : len(p.theirs)-suf])
+		m.WriteString(markTheirs + nl)
+		lastEOL = true
+		write(&m, p.ours[len(p.ours)-suf:])
+		if suf > 0 {
+			lastEOL = hasEOL(p.ours[len(p.ours)-1])
+		}
+	}
+	return m.Bytes(), o.Bytes(), t.Bytes()
+}
+
+// Markers returns a whole-file conflict: ours, then theirs, between conflict
+// markers, with the base in the diff3 style. It is the answer when nothing
+// better can be said about three versions of a file.
+func Markers(base, ours, theirs []byte) []byte {
+	var b bytes.Buffer
+	side := func(mark string, data []byte) {
+		b.WriteString(mark)
+		b.WriteByte('\n')
+		b.Write(data)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	side(markOurs, ours)
+	side("||||||| base", base)
+	side(markSep, theirs)
+	b.WriteString(markTheirs + "\n")
+	return b.Bytes()
+}
+
+// qidAt finds the next question id in s at or after i, as a whole word:
+// not preceded by a letter, digit, '-' or '_', and not followed by a digit.
+// It returns its span, or -1.
+func qidAt(s string, i int) (int, int) {
+	for {
+		j := strings.Index(s[i:], "q-")
+		if j < 0 {
+			return -1, -1
+		}
+		start := i + j
+		end := start + 13 // "q-YYYY-MM-DD-", then the digits
+		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			end++
+		}
+		if end <= len(s) && end-start >= 16 && qid.Shaped(s[start:end]) && (start == 0 || !isWordByte(s[start-1])) {
+			return start, end
+		}
+		i = start + 2
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// mapIDs replaces every question id in s that m renames.
+func mapIDs(s string, m map[string]string) string {
+	if len(m) == 0 || !strings.Contains(s, "q-") {
+		return s
+	}
+	var b strings.Builder
+	i := 0
+	for {
+		start, end := qidAt(s, i)
+		if start < 0 {
+			break
+		}
+		b.WriteString(s[i:start])
+		id := s[start:end]
+		if to, ok := m[id]; ok {
+			id = to
+		}
+		b.WriteString(id)
+		i = end
+	}
+	b.WriteString(s[i:])
+	return b.String()
+}
+
+// describe shortens a value for a one-line message.
+func describe(v string) string {
+	v = strings.Join(strings.Fields(v), " ")
+	if r := []rune(v); len(r) > 40 {
+		v = string(r[:39]) + "…"
+	}
+	return fmt.Sprintf("%q", v)
+}
