@@ -124,6 +124,11 @@ func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error
 			e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
 			Hint("nothing was written; give the id as it is written")
 	}
+	if !qid.Shaped(id) {
+		return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s heads %d blocks, at lines %s",
+			e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
+			Hint("nothing was written; give one of them another id (doctor renumbers only q-YYYY-MM-DD-NNN headings)")
+	}
 	return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s heads %d blocks, at lines %s",
 		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
 		Hint("nothing was written; doctor renumbers the later ones").Fix(mdstore.RunDoctorFix, "")
@@ -227,10 +232,10 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			r.Reason += "; resume: " + na
 		}
 	case CursorRunning, CursorDone, "":
-		// done (DevRites' closed workflow) proceeds: nothing is awaited,
-		// and an agent that checks has nothing to wait for.
-		// state.md says running but still names an open question it awaits
-		// (a stop that moved status past the pause): a person must answer.
+		// done is DevRites' closed workflow: nothing is awaited, so the
+		// agent may proceed. A cursor that says so but still names an open
+		// question it awaits (a stop that moved status past the pause)
+		// waits for a person to answer.
 		if q := f.state.AwaitingQID(); q != "" {
 			if b := f.questions.Find(q); b != nil && b.Value("status") == StatusOpen {
 				r.Proceed = false
