@@ -363,11 +363,15 @@ func verify(side string, data []byte, want []expect) error {
 	if len(blocks) != len(want) {
 		return fmt.Errorf("merging questions.md (%s' side) gives %d question blocks, want %d", side, len(blocks), len(want))
 	}
+	byID := map[string][]int{}
+	for i, b := range blocks {
+		byID[b.QID] = append(byID[b.QID], i)
+	}
 	used := make([]bool, len(blocks))
 	for _, w := range want {
 		found := false
-		for i, b := range blocks {
-			if !used[i] && b.QID == w.qid && b.Value("status") == w.status && b.Value("answer") == w.answer {
+		for _, i := range byID[w.qid] {
+			if b := blocks[i]; !used[i] && b.Value("status") == w.status && b.Value("answer") == w.answer {
 				used[i], found = true, true
 				break
 			}
