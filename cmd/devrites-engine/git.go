@@ -247,7 +247,7 @@ func installGit(ctx context.Context, dir string) (*gitInstalled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding this program's path for the driver: %w", err)
 	}
-	g := &gitInstalled{Repository: top, Attributes: filepath.Join(dir, ".gitattributes"),
+	g := &gitInstalled{Repository: top, Attributes: filepath.Join(dir, ".gitattributes"), Added: []string{},
 		Driver: shellQuote(exe) + " merge-driver %O %A %B %P"}
 	if rel, err := filepath.Rel(top, g.Attributes); err == nil {
 		g.Attributes = rel
