@@ -150,6 +150,9 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 	if q.Options == nil {
 		q.Options = []string{}
 	}
+	if q.Status == StatusOpen && q.Answer != nil && *q.Answer == "" {
+		q.Answer = nil // DevRites keeps "answer:" empty while a question is open
+	}
 	if q.Gate == "" {
 		q.Gate = headingGate(b)
 	}
