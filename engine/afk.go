@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -112,20 +111,17 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	if !slices.Contains(testEvents, event) {
 		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--event %q", event), "use one of "+strings.Join(testEvents, ", "))
 	}
-	afkPath := "AFK"
-	if e.WS.Devrites != "" {
-		afkPath = filepath.Join(e.WS.Devrites, "AFK")
-	}
+	h := e.Hook
 	switch {
-	case !e.AFK.On:
-		return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrMissing, "%s: no AFK file, so no notify hook", afkPath),
-			"create it with a line such as: notify: ./scripts/page-me.sh")
-	case e.AFK.Broken:
-		return nil, mdstore.Errorf(ErrMalformed, "%s does not parse, so its notify hook is not known", afkPath).
+	case !h.On:
+		return nil, mdstore.Errorf(mdstore.ErrMissing, "no notify hook: neither .devrites/notify.yaml nor .devrites/AFK is there").
+			Hint("create .devrites/notify.yaml with a line such as: notify: sh ./examples/notify/ntfy.sh (AFK mode stays off)")
+	case h.Broken:
+		return nil, mdstore.Errorf(ErrMalformed, "%s does not parse, so its notify hook is not known", h.Path).
 			Hint("fix the line the warning names").Fix(mdstore.ShowAFK, "")
-	case e.AFK.Notify == "":
-		return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", afkPath),
-			"add a line such as: notify: ./scripts/page-me.sh")
+	case h.Notify == "":
+		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", h.Path).
+			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")
 	}
 	f, err := e.read()
 	if err != nil {
@@ -137,7 +133,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 			q = &x
 		}
 	}
-	res := &NotifyTestResult{Event: event, Command: e.AFK.Notify, Log: e.WS.Path(mdstore.NotifyLog)}
+	res := &NotifyTestResult{Event: event, Command: h.Notify, Log: e.WS.Path(mdstore.NotifyLog)}
 	if q == nil {
 		q = e.sampleQuestion()
 		res.Sample = true

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,9 +18,33 @@ const batchForm = "a line is qid: answer, --drop qid: reason, or --reject qid: f
 // comments are skipped. Every malformed line is reported, not only the
 // first.
 func ParseBatch(s string) ([]Resolution, error) {
+	out, bad, err := parseBatch(s)
+	if err == nil {
+		err = bad.err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ResolveBatch resolves the batch s whole: its lines that do not parse and
+// those the questions refuse are reported together, in line order, and
+// nothing is applied unless every line is good.
+func (e *Engine) ResolveBatch(ctx context.Context, s, by string) (*ResolveResult, error) {
+	items, bad, err := parseBatch(s)
+	if err != nil {
+		return nil, err
+	}
+	return e.resolve(ctx, items, by, true, bad)
+}
+
+// parseBatch returns the entries that parse and the lines that do not; err
+// when the text cannot be read or holds no entry at all.
+func parseBatch(s string) ([]Resolution, lineErrors, error) {
 	var out []Resolution
 	var bad lineErrors
-	sc := bufio.NewScanner(strings.NewReader(s))
+	sc := bufio.NewScanner(strings.NewReader(strings.TrimPrefix(s, "\ufeff"))) // a byte order mark an editor put there
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	n := 0
 	for sc.Scan() {
@@ -45,15 +70,12 @@ func ParseBatch(s string) ([]Resolution, error) {
 		out = append(out, Resolution{QID: strings.TrimSpace(id), Kind: kind, Text: strings.TrimSpace(text), Line: n})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, mdstore.Errorf(ErrBadArgs, "batch: %v", err)
+		return nil, nil, mdstore.Errorf(ErrBadArgs, "batch: %v", err)
 	}
-	if err := bad.err(); err != nil {
-		return nil, err
+	if len(out) == 0 && len(bad) == 0 {
+		return nil, nil, mdstore.Errorf(ErrBadArgs, "batch: no entries")
 	}
-	if len(out) == 0 {
-		return nil, mdstore.Errorf(ErrBadArgs, "batch: no entries")
-	}
-	return out, nil
+	return out, bad, nil
 }
 
 // lineError is a problem of one batch line.

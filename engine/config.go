@@ -34,6 +34,9 @@ type AFK struct {
 	// ignored, then, when Broken, every one that makes the body fail.
 	Warnings []string `json:"warnings,omitempty"`
 	failed   int      // how many of the last Warnings make the body fail
+	// policyKeys are the keys other than notify* the file set, with their
+	// line ("allow_gates (line 2)"), for notify.yaml, which ignores them.
+	policyKeys []string
 }
 
 // Failed reports whether the i-th warning is one that makes the body fail
@@ -56,11 +59,52 @@ const DefaultNotifyTimeout = 10 * time.Second
 // Unknown keys and unknown notify_on events are warned about and ignored: an
 // unknown event is not in NotifyOn. Every message names the file and line.
 func LoadAFK(devrites string) AFK {
-	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
 	if devrites == "" {
+		return loadConfig("")
+	}
+	a := loadConfig(filepath.Join(devrites, "AFK"))
+	a.policyKeys = nil // every key is the AFK file's
+	return a
+}
+
+// LoadHook reads the notify hook's configuration: .devrites/notify.yaml
+// when it is there (so that a person is paged without handing decisions to
+// the AFK policy), else the notify keys of the AFK file. notify.yaml takes
+// the AFK file's notify, notify_timeout and notify_on, and fails closed in
+// the same way (the hook does not fire until it is fixed); its other keys
+// are ignored with a warning.
+func LoadHook(devrites string, afk AFK) AFK {
+	if devrites == "" {
+		return afk
+	}
+	path := filepath.Join(devrites, "notify.yaml")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return afk
+	}
+	h := loadConfig(path)
+	for i, w := range h.Warnings {
+		h.Warnings[i] = strings.TrimSuffix(w, "; nothing is auto-picked until it is fixed") + hookBroken(h.Failed(i))
+	}
+	for _, k := range h.policyKeys {
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout and notify_on", path, k))
+	}
+	h.policyKeys = nil
+	return h
+}
+
+func hookBroken(failed bool) string {
+	if failed {
+		return "; the notify hook does not fire until it is fixed"
+	}
+	return ""
+}
+
+// loadConfig reads a file of the AFK file's form at path ("" for none).
+func loadConfig(path string) AFK {
+	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
+	if path == "" {
 		return a
 	}
-	path := filepath.Join(devrites, "AFK")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return a
@@ -110,6 +154,9 @@ func LoadAFK(devrites string) AFK {
 			continue
 		}
 		seen[k.Value] = k.Line
+		if !strings.HasPrefix(k.Value, "notify") {
+			a.policyKeys = append(a.policyKeys, fmt.Sprintf("%s (line %d)", k.Value, k.Line))
+		}
 		var msg string
 		switch k.Value {
 		case "allow_gates":

@@ -30,7 +30,8 @@ import (
 // are checked without it, nothing is repaired, and Doctor returns that report
 // together with the lock's error (which wraps mdstore.ErrBusy).
 func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*DoctorReport, error) {
-	e := &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: "doctor", AFK: LoadAFK(ws.Devrites)}
+	afk := LoadAFK(ws.Devrites)
+	e := &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: "doctor", AFK: afk, Hook: LoadHook(ws.Devrites, afk)}
 	d := &doctor{e: e}
 	t, err := LoadTemplates(ws.Devrites)
 	e.Templates = t
@@ -202,6 +203,10 @@ type wsFiles struct {
 	hasState, hasQ   bool
 	origQ, origState []byte
 	refused          bool // schema too new or unreadable: nothing is repaired
+	// held says why the cursor must not be reconciled from questions.md
+	// (it is missing, or one of the two files has errors of its own);
+	// "" when it may be.
+	held string
 	dirtyQ, dirtyS   bool
 	dirtyDec         bool
 }
@@ -270,6 +275,22 @@ func fileType(m fs.FileMode) string {
 	return m.Type().String()
 }
 
+// holdCursor says why drift must not be repaired: a cursor is reconciled
+// only from a questions.md that is there and reads cleanly, next to a
+// state.md that does; otherwise a broken status line could lift a pause
+// nobody answered.
+func (d *doctor) holdCursor(w *wsFiles) string {
+	if !w.hasQ {
+		return "questions.md is missing or not a regular file"
+	}
+	for _, f := range d.findings {
+		if f.Severity == SevError && (f.File == mdstore.QuestionsFile || f.File == mdstore.StateFile) && f.Kind != "duplicate-qid" {
+			return f.File + " has errors of its own (above)"
+		}
+	}
+	return ""
+}
+
 // stage hands the repaired files to the transaction.
 func (w *wsFiles) stage(tx *mdstore.Tx) {
 	if w.dirtyQ {
@@ -286,6 +307,7 @@ func (w *wsFiles) stage(tx *mdstore.Tx) {
 func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkState(w)
 	d.checkQuestions(w)
+	w.held = d.holdCursor(w)
 	d.checkDrift(w)
 	d.checkDecisions(w)
 	d.checkTemps(locked)

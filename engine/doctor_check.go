@@ -210,10 +210,8 @@ func missingDecisions(w *wsFiles) []*mdstore.Block {
 
 func decisionHeadings(b []byte) map[string]bool {
 	out := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if h, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "## "); ok {
-			out[strings.TrimSpace(h)] = true
-		}
+	for _, h := range mdstore.DecisionHeadings(b) {
+		out[h] = true
 	}
 	return out
 }

@@ -94,11 +94,15 @@ func (d *doctor) checkDrift(w *wsFiles) {
 		sev = SevWarning // a deliberate stop: doctor does not move it
 	}
 	reconcile := "run: devrites-engine doctor --fix (reconciles state.md from questions.md)"
-	if blocked {
+	fixable := !blocked && w.held == ""
+	switch {
+	case blocked:
 		reconcile = "state.md is blocked (" + d.stopReason(w) + "); when resuming, run devrites-engine doctor --fix after state stop --status running"
+	case w.held != "":
+		reconcile = "mend the errors first: " + w.held + "; doctor --fix reconciles the cursor only from files that read cleanly"
 	}
 	drifted := func(line int, problem string) {
-		d.add(Finding{Severity: sev, Kind: "drift", File: file, Line: line, Problem: problem, Mend: reconcile, Fixable: !blocked})
+		d.add(Finding{Severity: sev, Kind: "drift", File: file, Line: line, Problem: problem, Mend: reconcile, Fixable: fixable})
 	}
 	switch {
 	case dr.section > 0 && dr.awaited == "":
@@ -114,7 +118,7 @@ func (d *doctor) checkDrift(w *wsFiles) {
 	case dr.target != nil && dr.lost:
 		d.add(Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),
 			Problem: dr.target.QID + " is open and waits for a person, but state.md lost its pause (a raise interrupted after questions.md was written?)",
-			Mend:    reconcile, Fixable: !blocked})
+			Mend:    reconcile, Fixable: fixable})
 	case dr.target == nil && dr.status == "awaiting_human" && dr.section == 0:
 		if reason := d.stopReason(w); reason != "" {
 			d.add(Finding{Severity: SevWarning, Kind: "drift", File: file, Line: dr.statusLine,

@@ -98,30 +98,38 @@ func splitWarning(w, path string) (int, string) {
 // closed) as an error, its other warnings, and a notify command whose program
 // is not found.
 func (d *doctor) checkAFK() {
-	a := d.e.AFK
-	if !a.On {
+	a, h := d.e.AFK, d.e.Hook
+	if a.On {
+		d.configFindings(a, "afk", "fix the YAML (see docs/afk-and-notify.md); until then every question pauses")
+	}
+	if h.On && h.Path != a.Path {
+		d.configFindings(h, "notify", "fix the YAML; until then the notify hook does not fire")
+	}
+	if !h.On || h.Broken || h.Notify == "" {
 		return
 	}
-	file := d.devritesName("AFK")
-	for i, w := range a.Warnings {
-		f := Finding{Severity: SevWarning, Kind: "afk", File: file, Mend: "fix or remove the key"}
-		f.Line, f.Problem = splitWarning(w, a.Path)
-		if a.Failed(i) {
-			f.Severity, f.Mend = SevError, "fix the YAML (see the AFK section of the README); until then every question pauses"
-		}
-		d.add(f)
-	}
-	if a.Broken || a.Notify == "" {
-		return
-	}
-	prog, ok := notifyProgram(a.Notify)
+	prog, ok := notifyProgram(h.Notify)
 	if !ok {
 		return
 	}
 	if missing := d.programMissing(prog); missing != "" {
-		d.add(Finding{Severity: SevWarning, Kind: "notify", File: file,
-			Problem: fmt.Sprintf("notify command %q: %s: nobody is told about questions while AFK", a.Notify, missing),
+		d.add(Finding{Severity: SevWarning, Kind: "notify", File: d.devritesName(filepath.Base(h.Path)),
+			Problem: fmt.Sprintf("notify command %q: %s: nobody is told about questions", h.Notify, missing),
 			Mend:    "install it, or correct the notify line (it runs as sh -c from " + d.e.WS.Project + ")"})
+	}
+}
+
+// configFindings reports the warnings of the AFK file or notify.yaml: the
+// ones that make it fail as errors.
+func (d *doctor) configFindings(a AFK, kind, broken string) {
+	file := d.devritesName(filepath.Base(a.Path))
+	for i, w := range a.Warnings {
+		f := Finding{Severity: SevWarning, Kind: kind, File: file, Mend: "fix or remove the key"}
+		f.Line, f.Problem = splitWarning(w, a.Path)
+		if a.Failed(i) {
+			f.Severity, f.Mend = SevError, broken
+		}
+		d.add(f)
 	}
 }
 

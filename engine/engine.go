@@ -26,6 +26,9 @@ type Engine struct {
 	Actor       string // answered_by for people; "human" when empty
 	Templates   Templates
 	AFK         AFK
+	// Hook is the notify hook's configuration: notify.yaml, else the AFK
+	// file's notify keys (LoadHook).
+	Hook AFK
 	Rules       Rules // .devrites/rules.yaml
 }
 
@@ -38,7 +41,9 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	if actor == "" {
 		actor = "human"
 	}
-	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: LoadAFK(ws.Devrites), Rules: LoadRules(ws.Devrites)}, nil
+	afk := LoadAFK(ws.Devrites)
+	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
+		Rules: LoadRules(ws.Devrites)}, nil
 }
 
 func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
@@ -22,8 +23,18 @@ func (e *Engine) event(name string, q Question) notify.Event {
 	return ev
 }
 
+// ConfigWarnings are the warnings of the AFK file and, when the hook has
+// its own notify.yaml, of that file.
+func (e *Engine) ConfigWarnings() []string {
+	w := slices.Clone(e.AFK.Warnings)
+	if e.Hook.Path != e.AFK.Path {
+		w = append(w, e.Hook.Warnings...)
+	}
+	return w
+}
+
 func (e *Engine) hook() notify.Hook {
-	return notify.Hook{Command: e.AFK.Notify, Dir: e.WS.Project, Timeout: e.AFK.NotifyTimeout,
+	return notify.Hook{Command: e.Hook.Notify, Dir: e.WS.Project, Timeout: e.Hook.NotifyTimeout,
 		Log: e.WS.Path(mdstore.NotifyLog), Now: e.Now}
 }
 
@@ -32,7 +43,7 @@ func (e *Engine) hook() notify.Hook {
 // warnings to print: one when the hook fails, one when its outcome could not
 // be logged (notify.log is not a regular file); neither fails the command.
 func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
-	if !e.AFK.NotifyOnEvent(event) {
+	if !e.Hook.NotifyOnEvent(event) {
 		return nil
 	}
 	o := notify.Fire(ctx, e.hook(), e.event(event, q))

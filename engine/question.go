@@ -75,6 +75,7 @@ type Question struct {
 	RemindedAt       string   `json:"reminded_at,omitempty"`
 	AlwaysApprove    string   `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
 	Overdue          bool     `json:"overdue"`
+	Awaited          bool     `json:"awaited,omitempty"` // the question state.md awaits (questions list)
 
 	Line int `json:"-"` // line of the heading in questions.md
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -241,7 +240,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if by == "" {
 		by = e.Actor
 	}
-	res := &RaiseResult{Warnings: append(slices.Clone(e.AFK.Warnings), e.Rules.Warnings()...)}
+	res := &RaiseResult{Warnings: append(e.ConfigWarnings(), e.Rules.Warnings()...)}
 	err = e.transact(ctx, func(f *files) error {
 		history := e.questions(f.questions)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
@@ -260,7 +259,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 				}
 			}
 		}
-		id, err := e.nextQID(f.questions)
+		id, err := e.nextQID(f)
 		if err != nil {
 			return err
 		}

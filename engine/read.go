@@ -53,23 +53,52 @@ func (e *Engine) Show() (*StateView, error) {
 }
 
 // List returns the questions with the status ("all" for every one).
-func (e *Engine) List(status string) ([]Question, error) {
-	switch status {
-	case "", "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
+func (e *Engine) List(fl ListFilter) ([]Question, error) {
+	switch fl.Status {
+	case "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
 	default:
-		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--status %q", status), "use one of open, answered, dropped, rejected, all")
+		return nil, mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
+	}
+	if fl.Gate != "" && !validGate(fl.Gate) {
+		return nil, mdstore.Errorf(ErrBadArgs, "unknown --gate %q", fl.Gate).Hint("use one of advisory, validating, blocking, escalating")
 	}
 	f, err := e.read()
 	if err != nil {
 		return nil, err
 	}
+	awaited := f.state.AwaitingQID()
 	out := []Question{}
 	for _, q := range e.questions(f.questions) {
-		if status == "" || status == "all" || q.Status == status {
+		q.Awaited = awaited != "" && q.QID == awaited && q.Status == StatusOpen
+		if fl.keeps(q) {
 			out = append(out, q)
 		}
 	}
 	return out, nil
+}
+
+// ListFilter picks the questions of questions list; the zero value of a
+// field picks every question.
+type ListFilter struct {
+	Status  string // open, answered, dropped, rejected or all
+	Gate    string
+	Slice   string // as written ("3 — payments") or by number ("3", "SLICE-003")
+	Overdue bool
+	Awaited bool
+}
+
+func (fl ListFilter) keeps(q Question) bool {
+	switch {
+	case fl.Status != "all" && q.Status != fl.Status,
+		fl.Gate != "" && q.Gate != fl.Gate,
+		fl.Overdue && !q.Overdue,
+		fl.Awaited && !q.Awaited:
+		return false
+	case fl.Slice == "" || q.Slice == fl.Slice:
+		return true
+	}
+	a, b := sliceRef.FindStringSubmatch(fl.Slice), sliceRef.FindStringSubmatch(q.Slice)
+	return a != nil && b != nil && a[1] == b[1]
 }
 
 // Get returns one question.
@@ -157,24 +186,25 @@ func unknownQID(id string) error {
 // that it does not read a half-finished allocation of another process.
 func (e *Engine) NextQID(ctx context.Context) (string, error) {
 	var next string
-	err := e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
-		b, _, err := tx.ReadOptional(mdstore.QuestionsFile)
-		if err != nil {
-			return err
-		}
-		qs := mdstore.ParseQuestions(b)
-		if err := e.readable(&wsFiles{files: files{questions: qs}, hasQ: true, origQ: b}); err != nil {
-			return err
-		}
-		next, err = e.nextQID(qs)
+	err := e.transact(ctx, func(f *files) error { // it writes nothing: nothing changes
+		var err error
+		next, err = e.nextQID(f)
 		return err
 	})
 	return next, err
 }
 
-// nextQID allocates the id of a new question of today.
-func (e *Engine) nextQID(qs *mdstore.Questions) (string, error) {
-	id, err := qid.Next(qids(qs), qid.Date(e.Now()))
+// nextQID allocates the id of a new question of today. Besides the blocks of
+// questions.md, the qid state.md awaits and the qids decisions.md records
+// count as used: a questions.md lost or restored from an old copy must not
+// hand out an id again.
+func (e *Engine) nextQID(f *files) (string, error) {
+	used := qids(f.questions)
+	if aw := f.state.AwaitingQID(); aw != "" {
+		used = append(used, aw)
+	}
+	used = append(used, mdstore.DecisionQIDs(f.decisions)...)
+	id, err := qid.Next(used, qid.Date(e.Now()))
 	if err != nil {
 		return "", mdstore.Errorf(ErrMalformed, "%s: %w", e.WS.Path(mdstore.QuestionsFile), err).
 			Hint("a question id of today already has the largest suffix ("+strconv.Itoa(qid.MaxN)+")").Fix(mdstore.RunDoctor, "")

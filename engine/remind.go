@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -67,7 +68,7 @@ type RemindResult struct {
 // would not fire for reminders: the AFK file must be present, parse, name a
 // notify command and list "reminder" in notify_on.
 func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
-	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Warnings: append([]string{}, e.AFK.Warnings...)}
+	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Warnings: e.ConfigWarnings()}
 	if why := e.remindersOff(); why != "" {
 		over, err := e.Overdue()
 		if err != nil {
@@ -107,14 +108,15 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 
 // remindersOff says why the hook would not fire for reminders, or "".
 func (e *Engine) remindersOff() string {
+	h := e.Hook
 	switch {
-	case !e.AFK.On:
-		return "AFK mode is off (.devrites/AFK absent)"
-	case e.AFK.Broken:
-		return "the AFK file does not parse"
-	case e.AFK.Notify == "":
-		return "the AFK file has no notify command"
-	case !slices.Contains(e.AFK.NotifyOn, "reminder"):
+	case !h.On:
+		return "no notify hook (neither .devrites/notify.yaml nor .devrites/AFK is there)"
+	case h.Broken:
+		return filepath.Base(h.Path) + " does not parse"
+	case h.Notify == "":
+		return filepath.Base(h.Path) + " has no notify command"
+	case !slices.Contains(h.NotifyOn, "reminder"):
 		return "notify_on does not list reminder"
 	}
 	return ""

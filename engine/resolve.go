@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -52,6 +51,12 @@ var eventOf = map[string]string{StatusAnswered: "resolved", StatusDropped: "drop
 // applied succeeds and completes what a crash left undone. items is not
 // changed.
 func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, batch bool) (*ResolveResult, error) {
+	return e.resolve(ctx, items, by, batch, nil)
+}
+
+// resolve is Resolve with the problems a batch already has (lines that did
+// not parse), reported with the others.
+func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, batch bool, bad lineErrors) (*ResolveResult, error) {
 	where := func(it Resolution) string {
 		if batch {
 			return fmt.Sprintf("batch line %d: %s", it.Line, it.QID)
@@ -60,7 +65,7 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, bat
 	}
 	// Text and syntax first, then, under the lock, the questions: a batch
 	// reports the problems of both kinds together, in line order.
-	var bad lineErrors
+	bad = slices.Clone(bad)
 	items = slices.Clone(items)
 	ok := make([]bool, len(items))
 	seen := map[string]int{}
@@ -294,7 +299,7 @@ func (e *Engine) appendDecisionOf(f *files, id, status string, get func(string) 
 // kept it out of decisions.md.
 func (e *Engine) completeDecision(f *files, id string) {
 	b := f.questions.Find(id)
-	if !bytes.Contains(f.decisions, []byte("## "+decisionHeading(id, b.Value("status")))) {
+	if !slices.Contains(mdstore.DecisionHeadings(f.decisions), decisionHeading(id, b.Value("status"))) {
 		e.appendDecision(f, b)
 	}
 }

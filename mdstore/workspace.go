@@ -76,12 +76,19 @@ func Find(loc Locator) (*Workspace, error) {
 	}
 	slug := loc.Slug
 	if slug == "" {
-		b, err := os.ReadFile(filepath.Join(devrites, "ACTIVE"))
-		if err != nil {
-			return nil, Errorf(ErrNoWorkspace, "%s: no active feature", filepath.Join(devrites, "ACTIVE")).
+		active := filepath.Join(devrites, "ACTIVE")
+		b, err := os.ReadFile(active)
+		if err == nil {
+			slug = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+		}
+		if slug == "" { // absent, unreadable or empty: no feature is active
+			return nil, Errorf(ErrNoWorkspace, "%s: no active feature", active).
 				Hint("name the feature with --slug, or create one").Fix(RunInit, "")
 		}
-		slug = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+		if err := CheckSlug(slug); err != nil {
+			return nil, Errorf(ErrNoWorkspace, "%s: %q is not a slug", active, slug).
+				Hint("write the active feature's slug there (a-z, 0-9, '.', '_', '-'), or pass --slug")
+		}
 	}
 	if err := CheckSlug(slug); err != nil {
 		return nil, err
@@ -109,7 +116,8 @@ func devritesDir(loc Locator) (string, error) {
 			root = filepath.Join(root, ".devrites")
 		}
 		if !isDir(root) {
-			return "", Errorf(ErrNoWorkspace, "%s: no .devrites directory", root).Fix(RunInit, "")
+			return "", Errorf(ErrNoWorkspace, "no .devrites directory in %s", filepath.Dir(root)).
+				Hint("--root names the project directory (the one holding .devrites), or .devrites itself").Fix(RunInit, "")
 		}
 		return root, nil
 	}

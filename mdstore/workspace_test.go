@@ -80,7 +80,7 @@ func TestFind(t *testing.T) {
 		{"walk up outside git", Locator{Dir: p("outer/plain/sub")}, "outer/.devrites/work/pay", "pay", nil},
 		{"legacy features dir", Locator{Root: p("legacy")}, "legacy/.devrites/features/old", "old", nil},
 		{"work preferred over features", Locator{Root: p("both")}, "both/.devrites/work/x", "x", nil},
-		{"ACTIVE with dot-dot refused", Locator{Root: p("bad")}, "", "", ErrBadSlug},
+		{"ACTIVE with dot-dot refused", Locator{Root: p("bad")}, "", "", ErrNoWorkspace},
 		{"slug flag dot-dot", Locator{Root: p("proj"), Slug: ".."}, "", "", ErrBadSlug},
 		{"slug flag with slash", Locator{Root: p("proj"), Slug: "work/pay"}, "", "", ErrBadSlug},
 	}

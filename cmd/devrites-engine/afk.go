@@ -52,7 +52,7 @@ func cmdAFKExplain(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e.warn(eng.AFK.Warnings)
+	e.warn(eng.ConfigWarnings())
 	e.warn(eng.Rules.Warnings())
 	x, err := eng.Explain(engine.ExplainRequest{Gate: c.String("gate"), Tags: c.StringSlice("tag"),
 		Slice: c.String("slice"), Breakpoint: c.String("breakpoint")})
@@ -82,7 +82,7 @@ func cmdAFKStatus(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e.warn(eng.AFK.Warnings)
+	e.warn(eng.ConfigWarnings())
 	s := eng.Status()
 	var b strings.Builder
 	switch {
@@ -126,7 +126,7 @@ func cmdNotifyTest(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e.warn(eng.AFK.Warnings)
+	e.warn(eng.ConfigWarnings())
 	r, err := eng.NotifyTest(e.ctx, c.String("event"))
 	if err != nil {
 		return err

@@ -34,18 +34,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
+	warnings := *app.Metadata["warnings"].(*[]string)
 	var ce *cmdError
 	if err != nil && path != "" && !errors.As(err, &ce) && errors.Is(err, errUsage) {
 		err = &cmdError{path, err} // a global flag's error, parsed before the command
 	}
-	if err == nil {
-		return exitOK
-	}
 	var s status
-	if !errors.As(err, &ce) && !errors.As(err, &s) && !errors.Is(err, errUsage) {
+	if err == nil || errors.As(err, &s) {
+		printWarnings(stderr, warnings)
+		return int(s) // exitOK when err is nil
+	}
+	if !errors.As(err, &ce) && !errors.Is(err, errUsage) {
 		err = mdstore.Errorf(errUsage, "%w", err) // urfave's own parse errors
 	}
-	return report(stderr, asJSON, err)
+	return report(stderr, asJSON, err, warnings)
+}
+
+func printWarnings(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintln(w, "devrites-engine: warning: "+s)
+	}
 }
 
 // env is what every command gets: the global options and the I/O streams.
@@ -55,8 +63,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	json   bool
-	quiet  bool
+	json     bool
+	quiet    bool
+	warnings *[]string // see warn
 	now    func() time.Time
 }
 
@@ -82,8 +91,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// An option such as "Round half up — simpler, biased" keeps its comma.
 		DisableSliceFlagSeparator: true,
 		ExitErrHandler:            func(*cli.Context, error) {}, // only main exits
-		Commands:                  append(commands(), helpCommands()...),
+		Commands:                  append(append(commands(), personCommands()...), helpCommands()...),
 		EnableBashCompletion:      true,
+		Metadata:                  map[string]any{"warnings": new([]string)},
 	}
 	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\nEXAMPLE:\n   " + examples["question raise"] + "\n"
 	globals := globalsText()
@@ -156,12 +166,45 @@ func flagMessage(msg string) string {
 			return fmt.Sprintf(p.say, strings.TrimPrefix(name, "-"))
 		}
 	}
-	if strings.HasPrefix(msg, "invalid value ") {
-		if i := strings.Index(msg, " for flag -"); i >= 0 && !strings.HasPrefix(msg[i:], " for flag --") {
-			return msg[:i] + " for flag --" + msg[i+len(" for flag -"):]
+	// invalid value "abc" for flag -lock-timeout: parse error
+	// invalid boolean value "maybe" for -quiet: parse error
+	for _, p := range []string{"invalid value ", "invalid boolean value "} {
+		rest, ok := strings.CutPrefix(msg, p)
+		if !ok {
+			continue
 		}
+		value, flag, ok := strings.Cut(rest, " for ")
+		if !ok {
+			continue
+		}
+		flag, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimPrefix(flag, "flag "), "-"), ":")
+		name := strings.TrimPrefix(flag, "-")
+		want := "a valid value"
+		switch lookupFlag(allFlags(), name).(type) {
+		case *cli.DurationFlag:
+			want = "a duration such as 10s or 2m"
+		case *cli.IntFlag:
+			want = "a whole number"
+		case *cli.BoolFlag:
+			want = "true or false"
+		}
+		return fmt.Sprintf("--%s %s: want %s", name, value, want)
 	}
 	return msg
+}
+
+// allFlags are the flags of every command and the global ones.
+func allFlags() []cli.Flag {
+	out := append([]cli.Flag(nil), globalFlags...)
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			out = append(out, c.Flags...)
+			walk(c.Subcommands)
+		}
+	}
+	walk(commands())
+	return out
 }
 
 // wrap gives an action its env and names the command in its errors.
@@ -184,7 +227,7 @@ func envOf(c *cli.Context) (*env, error) {
 	}
 	app := c.App
 	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,
-		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now}, nil
+		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now, warnings: app.Metadata["warnings"].(*[]string)}, nil
 }
 
 func (e *env) locator() mdstore.Locator {
@@ -230,10 +273,18 @@ func (e *env) print(v any, text string) {
 	}
 }
 
+// warn keeps warnings for the end of the command: after its output, or
+// after the decisive line of an error (which stays the first line on
+// stderr), or inside the JSON error object.
 func (e *env) warn(ws []string) {
-	for _, w := range ws {
-		fmt.Fprintln(e.stderr, "devrites-engine: warning: "+w)
-	}
+	*e.warnings = append(*e.warnings, ws...)
+}
+
+// flushWarnings prints the warnings kept so far, for a person answering
+// one question after another.
+func (e *env) flushWarnings() {
+	printWarnings(e.stderr, *e.warnings)
+	*e.warnings = (*e.warnings)[:0]
 }
 
 // color reports whether stdout may carry ANSI colour.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -10,13 +11,12 @@ import (
 )
 
 // textCommands take free text after their first argument (the qid): there,
-// a word that looks like one of the command's flags is refused rather than
+// a word that is one of the command's own flags is refused rather than
 // moved, since an unquoted answer such as "run it with --drop of the old
-// table" must never turn into a drop. Global (output) flags still count
-// anywhere, and "--" ends flags.
-var textCommands = map[string]string{
-	"state resolve": `quote the answer ("…"), or put flags before the qid: devrites-engine state resolve --drop <qid> "<reason>"`,
-}
+// table" must never turn into a drop; any other word, "-5" or "--force"
+// included, is text. Global (output) flags still count anywhere, and "--"
+// ends flags.
+var textCommands = map[string]bool{"state resolve": true}
 
 // normalizeArgs lets flags come anywhere, as the specification asks: it moves
 // global flags before the command path and command flags before the
@@ -46,9 +46,16 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 			if f == nil {
 				f, global = lookupFlag(app.Flags, name), true
 			}
-			full := strings.Join(path, " ")
-			if hint, text := textCommands[full]; text && len(positional) > 0 && !(global && f != nil) && f != cli.HelpFlag {
-				return nil, full, &cmdError{full, mdstore.WithHint(mdstore.Errorf(errUsage, "%s after the qid: the answer text may not hold flags", a), hint)}
+			if full := strings.Join(path, " "); textCommands[full] && len(positional) > 0 {
+				switch {
+				case f == nil: // not a flag of ours: words of the answer
+					positional = append(positional, a)
+					continue
+				case !global && f != cli.HelpFlag:
+					return nil, full, &cmdError{full, mdstore.Errorf(errUsage, "%s after the qid: a flag there would change what is recorded", a).
+						Hint("to record it as words of the answer, put -- before the answer: devrites-engine "+full+" <qid> -- …",
+							"to use the flag, give it before the qid: devrites-engine "+full+" "+a+" <qid> …")}
+				}
 			}
 			take := []string{a}
 			if f != nil && !hasValue && takesValue(f) {
@@ -77,7 +84,13 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
-			return nil, "", usageAt(path, mdstore.Errorf(errUsage, "argument %d is not valid UTF-8", i))
+			what := fmt.Sprintf("argument %d", i)
+			if i > 1 && args[i-1] != "--" && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") {
+				what = "the value of " + args[i-1]
+			} else if strings.HasPrefix(a, "-") {
+				what, _, _ = strings.Cut(a, "=")
+			}
+			return nil, "", usageAt(path, mdstore.Errorf(errUsage, "%s is not valid UTF-8", what))
 		}
 	}
 	out := append([]string{args[0]}, globals...)

@@ -104,7 +104,13 @@ func coreCommands() []*cli.Command {
 			Subcommands: []*cli.Command{
 				{
 					Name: "list", Usage: "qid, status, gate, slice, age, SLA, overdue",
-					Flags:  []cli.Flag{&cli.StringFlag{Name: "status", Value: "open", Usage: "open, answered, dropped, rejected or all"}},
+					Flags: []cli.Flag{
+						&cli.StringFlag{Name: "status", Value: "open", Usage: "open, answered, dropped, rejected or all"},
+						&cli.StringFlag{Name: "gate", Usage: "only questions of this gate"},
+						&cli.StringFlag{Name: "slice", Usage: "only questions of this slice (\"3\", \"SLICE-003\" or as written)"},
+						&cli.BoolFlag{Name: "overdue", Usage: "only questions past their SLA"},
+						&cli.BoolFlag{Name: "awaited", Usage: "only the question state.md awaits"},
+					},
 					Action: cmdList,
 				},
 				{Name: "show", Usage: "the option set as a person sees it", ArgsUsage: "<qid>", Action: cmdQuestionShow},
@@ -474,7 +480,8 @@ func cmdList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	qs, err := eng.List(c.String("status"))
+	qs, err := eng.List(engine.ListFilter{Status: c.String("status"), Gate: c.String("gate"), Slice: c.String("slice"),
+		Overdue: c.Bool("overdue"), Awaited: c.Bool("awaited")})
 	if err != nil {
 		return err
 	}
@@ -484,11 +491,16 @@ func cmdList(c *cli.Context) error {
 	}
 	now := e.now()
 	for _, q := range qs {
-		over := ""
-		if q.Overdue {
-			over = "  OVERDUE"
+		marks := ""
+		for _, m := range []struct {
+			on   bool
+			word string
+		}{{q.Awaited, "AWAITED"}, {q.Provisional && q.Status == engine.StatusOpen, "PROVISIONAL"}, {q.Overdue, "OVERDUE"}} {
+			if m.on {
+				marks += "  " + m.word
+			}
 		}
-		fmt.Fprintf(&b, "%s  %-8s  %-10s  age %-4s  sla %-4s  %s%s\n", q.QID, q.Status, q.Gate, q.Age(now), q.SLA, q.Slice, over)
+		fmt.Fprintf(&b, "%s  %-8s  %-10s  age %-4s  sla %-4s  %s%s\n", q.QID, q.Status, q.Gate, q.Age(now), q.SLA, q.Slice, marks)
 	}
 	e.print(map[string]any{"questions": qs}, b.String())
 	return nil
@@ -506,12 +518,15 @@ func cmdQuestionShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	text := q.Render() + alwaysApproveLine(eng, q)
-	if e.color() {
-		lines := strings.SplitN(text, "\n", 3)
-		if len(lines) == 3 {
-			text = lines[0] + "\n\x1b[1m" + lines[1] + "\x1b[0m\n" + lines[2]
+	text := showText(q, e.now()) + alwaysApproveLine(eng, q)
+	if e.color() { // the recommended option in bold
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "▸ ") {
+				lines[i] = "\x1b[1m" + l + "\x1b[0m"
+			}
 		}
+		text = strings.Join(lines, "\n")
 	}
 	e.print(q, text)
 	return nil

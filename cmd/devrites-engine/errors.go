@@ -80,7 +80,7 @@ func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() }
 func (e *cmdError) Unwrap() error { return e.err }
 
 // report prints err and returns its exit code.
-func report(stderr io.Writer, asJSON bool, err error) int {
+func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 	var s status
 	if errors.As(err, &s) {
 		return int(s)
@@ -94,13 +94,14 @@ func report(stderr io.Writer, asJSON bool, err error) int {
 	if asJSON {
 		enc := json.NewEncoder(stderr)
 		enc.SetEscapeHTML(false) // "<answer>" in a hint stays readable
-		_ = enc.Encode(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints)})
+		_ = enc.Encode(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints), "warnings": nonNil(warnings)})
 		return code
 	}
 	fmt.Fprintln(stderr, msg)
 	for _, h := range hints {
 		fmt.Fprintln(stderr, "hint: "+h)
 	}
+	printWarnings(stderr, warnings)
 	return code
 }
 

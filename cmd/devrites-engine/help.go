@@ -35,6 +35,7 @@ var examples = map[string]string{
 	"doctor":            "devrites-engine doctor --fix",
 	"help":              "devrites-engine help state resolve",
 	"completion":        `source <(devrites-engine completion bash)`,
+	"answer":            "devrites-engine answer --by alice",
 
 	// The recovery ledger and the approval rules.
 	"recovery":                 "devrites-engine recovery status",
