@@ -518,7 +518,7 @@ func cmdQuestionShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	text := showText(q, e.now()) + alwaysApproveLine(eng, q)
+	text := eng.ShowText(q)
 	if e.color() { // the recommended option in bold
 		lines := strings.Split(text, "\n")
 		for i, l := range lines {

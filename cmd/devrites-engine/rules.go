@@ -179,11 +179,3 @@ func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 	e.print(res, text)
 	return nil
 }
-
-// alwaysApproveLine is the "always approve" offer of questions show.
-func alwaysApproveLine(eng *engine.Engine, q engine.Question) string {
-	if !eng.OffersAlwaysApprove(q) {
-		return ""
-	}
-	return "always approve: " + engine.AlwaysApproveCommand(q.QID) + "\n"
-}

@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Text is the question as a person needs it to decide: what questions show
+// prints, the prompt of state resolve and answer at a terminal, and the
+// question page of serve:
+//
+//	Slice 3 — payments — HITL (blocking, SLA 15m). Which currency rounding rule?
+//	▸ 1. Banker's rounding (Recommended) — logic: unbiased · business: matches ledger
+//	  2. Round half up — simpler, biased upward on .5
+//	  3. Something else — I'll describe it
+//	attempt 2, superseding q-2026-11-29-001; its feedback: "partial refunds are separate"
+//	provisional: the agent builds on option 1 until a person validates it
+//	tags: billing · breakpoint: slice-3.blocking · route: security-oncall
+//	raised 2026-11-29T14:02:11Z (age 1h) — overdue
+//	resolve: devrites-engine state resolve q-2026-11-29-004 "<answer>"
+//
+// The first lines are those of the contract; each line after the options
+// appears only when the question has what it shows. A question of several
+// lines keeps them, indented under the first.
+func (q Question) Text(now time.Time) string {
+	var b strings.Builder
+	head := "Slice " + q.Slice
+	if q.Slice == "" {
+		head = "Question " + q.QID
+	}
+	sla := q.SLA
+	if sla == "" {
+		sla = "none"
+	}
+	lines := strings.Split(strings.TrimRight(q.Question, "\n"), "\n")
+	b.WriteString(head + " — HITL (" + q.Gate + ", SLA " + sla + "). " + lines[0] + "\n")
+	for _, l := range lines[1:] {
+		b.WriteString("  " + l + "\n")
+	}
+	for i, o := range q.Options {
+		mark := "  "
+		if i == 0 {
+			mark = "▸ "
+		}
+		b.WriteString(mark + strconv.Itoa(i+1) + ". " + o + "\n")
+	}
+	if q.Supersedes != "" || q.Attempt != nil {
+		line := "attempt "
+		if q.Attempt != nil {
+			line += strconv.Itoa(*q.Attempt)
+		} else {
+			line += "2"
+		}
+		if q.Supersedes != "" {
+			line += ", superseding " + q.Supersedes
+		}
+		if q.PreviousFeedback != "" {
+			line += "; its feedback: " + quoteLines(q.PreviousFeedback)
+		}
+		b.WriteString(line + "\n")
+	}
+	if q.Provisional && q.Status == StatusOpen {
+		b.WriteString("provisional: the agent builds on option 1 until a person validates it\n")
+	}
+	var about []string
+	if len(q.Tags) > 0 {
+		about = append(about, "tags: "+strings.Join(q.Tags, ", "))
+	}
+	if q.Breakpoint != "" {
+		about = append(about, "breakpoint: "+q.Breakpoint)
+	}
+	if q.Route != "" {
+		about = append(about, "route: "+q.Route)
+	}
+	if q.BlockingSlices != "" {
+		about = append(about, "blocks slices: "+q.BlockingSlices)
+	}
+	if len(about) > 0 {
+		b.WriteString(strings.Join(about, " · ") + "\n")
+	}
+	if q.RaisedAt != "" && q.Status == StatusOpen {
+		line := "raised " + q.RaisedAt + " (age " + q.Age(now) + ")"
+		if q.Overdue {
+			line += " — overdue"
+		}
+		b.WriteString(line + "\n")
+	}
+	if q.Status == StatusOpen {
+		b.WriteString("resolve: " + ResolveCommand(q.QID) + "\n")
+		return b.String()
+	}
+	line := "status: " + q.Status
+	if q.Choice != nil {
+		line += " (option " + strconv.Itoa(*q.Choice) + ")"
+	}
+	if q.Answer != nil {
+		line += " — " + quoteLines(*q.Answer)
+	}
+	b.WriteString(line + "\n")
+	var by []string
+	if q.AnsweredBy != "" {
+		by = append(by, "by "+q.AnsweredBy)
+	}
+	if q.AnsweredAt != "" {
+		by = append(by, "at "+q.AnsweredAt)
+	}
+	if q.Auto != "" {
+		by = append(by, "auto-picked ("+q.Auto+")")
+	}
+	if len(by) > 0 {
+		b.WriteString(strings.Join(by, " ") + "\n")
+	}
+	return b.String()
+}
+
+// quoteLines is text on one line when it has one, else its lines indented
+// under the line that introduces them.
+func quoteLines(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return "\n    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// ShowText is what questions show prints: the question's Text and, when it
+// offers it, the "always approve" line.
+func (e *Engine) ShowText(q Question) string {
+	text := q.Text(e.Now())
+	if e.OffersAlwaysApprove(q) {
+		text += "always approve: " + AlwaysApproveCommand(q.QID) + "\n"
+	}
+	return text
+}
