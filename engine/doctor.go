@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,24 +48,29 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	}
 	global := d.findings
 
-	err = ws.Transact(ctx, lockTimeout, func(tx *mdstore.Tx) error {
-		d.findings, d.repairs = append([]Finding(nil), global...), nil
+	// Each run of the transaction checks (and repairs) with a doctor of its
+	// own, so that a run repeated on newer files reports only what it saw.
+	run, err := mdstore.Transact(ctx, ws, lockTimeout, func(tx *mdstore.Tx) (*doctor, error) {
+		d := &doctor{e: e, findings: slices.Clone(global)}
 		w, err := d.load(tx.ReadOptional)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		d.checkAll(w, true)
 		if !fix || !d.anyFixable() {
-			return nil
+			return d, nil
 		}
 		if err := d.repair(w); err != nil {
-			return err
+			return nil, err
 		}
-		d.findings = append([]Finding(nil), global...)
+		d.findings = slices.Clone(global)
 		d.checkAll(w, true)
 		w.stage(tx)
-		return nil
+		return d, nil
 	})
+	if err == nil {
+		d = run
+	}
 	var busy error
 	if errors.Is(err, mdstore.ErrBusy) {
 		busy = err
@@ -206,9 +212,9 @@ type wsFiles struct {
 	// held says why the cursor must not be reconciled from questions.md
 	// (it is missing, or one of the two files has errors of its own);
 	// "" when it may be.
-	held string
-	dirtyQ, dirtyS   bool
-	dirtyDec         bool
+	held           string
+	dirtyQ, dirtyS bool
+	dirtyDec       bool
 }
 
 // load reads the files through read (the transaction's, or plain reads when

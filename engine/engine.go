@@ -87,43 +87,48 @@ func (e *Engine) read() (*files, error) {
 	return f, nil
 }
 
-// transact runs fn on the parsed workspace under the lock and stages what it
-// changed. questions.md and decisions.md are created when missing.
-func (e *Engine) transact(ctx context.Context, fn func(*files) error) error {
-	return e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error { return e.within(tx, fn) })
+// transact runs fn on the parsed workspace under the lock, stages what it
+// changed and returns what fn returned. fn is a function of the files it is
+// given (mdstore.Transact may run it again on newer ones): it changes them
+// and returns its result, and keeps nothing else. questions.md and
+// decisions.md are created when missing.
+func transact[T any](ctx context.Context, e *Engine, fn func(*files) (T, error)) (T, error) {
+	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (T, error) { return within(e, tx, fn) })
 }
 
 // within is transact's work inside a transaction that is already open, for
 // callers that change other files of the workspace in the same one.
-func (e *Engine) within(tx *mdstore.Tx, fn func(*files) error) error {
+func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, error) {
+	var zero T
 	sb, err := tx.Read(mdstore.StateFile)
 	if err != nil {
-		return err
+		return zero, err
 	}
 	f := &files{state: mdstore.ParseState(sb)}
 	if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
-		return err
+		return zero, err
 	}
 	qb, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile)
 	if err != nil {
-		return err
+		return zero, err
 	}
 	if !hasQ {
 		qb = []byte("# Questions\n")
 	}
 	f.questions = mdstore.ParseQuestions(qb)
 	if err := e.readable(&wsFiles{files: *f, hasState: true, hasQ: hasQ, origState: sb, origQ: qb}); err != nil {
-		return err
+		return zero, err
 	}
 	f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
 	if err != nil {
-		return err
+		return zero, err
 	}
 	if !f.hasDec {
 		f.decisions = []byte("# Decisions\n")
 	}
-	if err := fn(f); err != nil {
-		return err
+	v, err := fn(f)
+	if err != nil {
+		return zero, err
 	}
 	if qs := f.questions.Bytes(); hasQ || len(f.questions.Blocks()) > 0 {
 		tx.Write(mdstore.QuestionsFile, qs)
@@ -132,7 +137,7 @@ func (e *Engine) within(tx *mdstore.Tx, fn func(*files) error) error {
 	if f.hasDec || string(f.decisions) != "# Decisions\n" {
 		tx.Write(mdstore.DecisionsFile, f.decisions)
 	}
-	return nil
+	return v, nil
 }
 
 func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.ErrMissing) }

@@ -240,8 +240,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if by == "" {
 		by = e.Actor
 	}
-	res := &RaiseResult{Warnings: append(e.ConfigWarnings(), e.Rules.Warnings()...)}
-	err = e.transact(ctx, func(f *files) error {
+	res, err := transact(ctx, e, func(f *files) (*RaiseResult, error) {
 		history := e.questions(f.questions)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
 		if r.Answered == nil && r.Choice == nil {
@@ -249,19 +248,19 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		if d.Outcome == Paused {
 			if reason, stopped := stopReason(f.state); stopped {
-				return mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
+				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
 					Fix(mdstore.LiftStop, "")
 			}
 			if awaited := f.state.AwaitingQID(); awaited != "" {
 				if b := f.questions.Find(awaited); b != nil && b.Value("status") == StatusOpen {
-					return mdstore.Errorf(ErrPaused, "%s is still awaiting a human", awaited).
+					return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", awaited).
 						Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, awaited)
 				}
 			}
 		}
 		id, err := e.nextQID(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := e.timestamp()
 		kvs := []mdstore.KV{
@@ -322,14 +321,14 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		res.QID, res.Outcome, res.Decision, res.Question = id, d.Outcome, d, q
-		return nil
+		return &RaiseResult{QID: id, Outcome: d.Outcome, Decision: d, Question: q}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.Warnings = append(e.ConfigWarnings(), e.Rules.Warnings()...)
 	if res.Outcome == Paused || res.Outcome == Provisional {
 		res.Warnings = append(res.Warnings, e.fire(ctx, "raised", res.Question)...)
 	}

@@ -185,13 +185,7 @@ func unknownQID(id string) error {
 // NextQID is the id the next raise would get. It takes the lock briefly so
 // that it does not read a half-finished allocation of another process.
 func (e *Engine) NextQID(ctx context.Context) (string, error) {
-	var next string
-	err := e.transact(ctx, func(f *files) error { // it writes nothing: nothing changes
-		var err error
-		next, err = e.nextQID(f)
-		return err
-	})
-	return next, err
+	return transact(ctx, e, e.nextQID) // it changes nothing, so it writes nothing
 }
 
 // nextQID allocates the id of a new question of today. Besides the blocks of
@@ -309,10 +303,11 @@ func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return e.transact(ctx, func(f *files) error {
+	_, err := transact(ctx, e, func(f *files) (struct{}, error) {
 		e.stop(f, r)
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // check refuses a stop that state.md cannot hold.
@@ -361,19 +356,17 @@ type ResumeResult struct {
 // on a pause, becomes the resolve command). Without a stop it changes
 // nothing.
 func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
-	var res *ResumeResult
-	err := e.transact(ctx, func(f *files) error {
+	return transact(ctx, e, func(f *files) (*ResumeResult, error) {
 		s := f.state
 		reason, _ := s.Get("stop_reason")
 		status, _ := s.Get("status")
 		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
-		res = r
 		if status == CursorRunning && reason == "" || status == "" && reason == "" {
 			r.Status = CursorRunning
-			return nil // unchanged bytes are not written
+			return r, nil // unchanged bytes are not written
 		}
 		if status == CursorAwaiting && reason == "" {
-			return mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", s.AwaitingQID()).Fix(mdstore.ResolveAwaited, s.AwaitingQID())
+			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", s.AwaitingQID()).Fix(mdstore.ResolveAwaited, s.AwaitingQID())
 		}
 		s.Delete("stop_reason")
 		r.Status = CursorRunning
@@ -386,12 +379,8 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		}
 		s.Set("status", r.Status)
 		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
-		return nil
+		return r, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // logLine is "<timestamp> <phase>: <text>".

@@ -124,24 +124,18 @@ func (e *Engine) RecoveryRecord(ctx context.Context, fp string, progress bool, n
 	if err != nil {
 		return nil, err
 	}
-	var res *RecoveryResult
-	err = e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
+	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (*RecoveryResult, error) {
 		l, stage, err := e.ledger(tx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		en, act, err := l.Record(fp, progress, note, e.timestamp())
 		if errors.Is(err, recovery.ErrKind) {
-			return mdstore.Errorf(ErrConflict, "%s is a resolver failure in %s: it is counted by resolver-failed, not by record", fp, recovery.File)
+			return nil, mdstore.Errorf(ErrConflict, "%s is a resolver failure in %s: it is counted by resolver-failed, not by record", fp, recovery.File)
 		}
-		res = &RecoveryResult{Entry: en, Action: string(act)}
 		stage()
-		return nil
+		return &RecoveryResult{Entry: en, Action: string(act)}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // RecoveryStatus lists the ledger's entries in file order.
@@ -169,20 +163,19 @@ func (e *Engine) RecoveryReopen(ctx context.Context, fp string, all bool) (*Reop
 			return nil, err
 		}
 	}
-	var res *ReopenResult
-	err := e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
+	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (*ReopenResult, error) {
 		l, stage, err := e.ledger(tx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := e.timestamp()
-		res = &ReopenResult{Reopened: []recovery.Entry{}, Unchanged: []recovery.Entry{}}
+		res := &ReopenResult{Reopened: []recovery.Entry{}, Unchanged: []recovery.Entry{}}
 		if all {
 			res.Reopened = l.ReopenAll(now)
 		} else {
 			en, changed, err := l.Reopen(fp, now)
 			if errors.Is(err, recovery.ErrUnknown) {
-				return mdstore.Errorf(recovery.ErrUnknown, "%s: no such fingerprint in %s", fp, e.WS.Path(recovery.File))
+				return nil, mdstore.Errorf(recovery.ErrUnknown, "%s: no such fingerprint in %s", fp, e.WS.Path(recovery.File))
 			}
 			if changed {
 				res.Reopened = append(res.Reopened, en)
@@ -191,12 +184,8 @@ func (e *Engine) RecoveryReopen(ctx context.Context, fp string, all bool) (*Reop
 			}
 		}
 		stage()
-		return nil
+		return res, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // ResolverFailed counts a failure of the resolver command. The first
@@ -220,37 +209,31 @@ func (e *Engine) ResolverFailed(ctx context.Context, f Failure) (*RecoveryResult
 	if err := stop.check(); err != nil {
 		return nil, err
 	}
-	var res *RecoveryResult
-	err = e.WS.Transact(ctx, e.LockTimeout, func(tx *mdstore.Tx) error {
+	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (*RecoveryResult, error) {
 		l, stage, err := e.ledger(tx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		en, act, err := l.ResolverFailed(fp, f.text(), e.timestamp())
 		if errors.Is(err, recovery.ErrKind) {
-			return mdstore.Errorf(ErrConflict, "%s is a correction in %s (level %s): a resolver failure has a fingerprint of its own", fp, recovery.File, en.Level)
+			return nil, mdstore.Errorf(ErrConflict, "%s is a correction in %s (level %s): a resolver failure has a fingerprint of its own", fp, recovery.File, en.Level)
 		}
-		res = &RecoveryResult{Entry: en, Action: string(act)}
+		res := &RecoveryResult{Entry: en, Action: string(act)}
 		if act == recovery.StoppedNow {
-			err := e.within(tx, func(fs *files) error {
+			updated, err := within(e, tx, func(fs *files) (bool, error) {
 				s := fs.state
 				if valueOf(s, "status") == stop.Status && valueOf(s, "stop_reason") == stop.Reason && valueOf(s, "next_action") == stop.Resume {
-					return nil // already stopped for this very failure
+					return false, nil // already stopped for this very failure
 				}
 				e.stop(fs, stop)
-				res.StateUpdated = true
-				return nil
+				return true, nil
 			})
 			if err != nil {
-				return err
+				return nil, err
 			}
-			res.StopReason, res.NextAction = stop.Reason, stop.Resume
+			res.StateUpdated, res.StopReason, res.NextAction = updated, stop.Reason, stop.Resume
 		}
 		stage()
-		return nil
+		return res, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }

@@ -78,28 +78,30 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
 		return res, nil
 	}
-	err := e.transact(ctx, func(f *files) error {
-		res.Reminded, res.Waiting = res.Reminded[:0], res.Waiting[:0]
+	type done struct{ reminded, waiting []Question }
+	d, err := transact(ctx, e, func(f *files) (done, error) {
+		d := done{reminded: []Question{}, waiting: []Question{}}
 		now := e.Now()
 		for _, q := range e.questions(f.questions) {
 			switch {
 			case !q.Overdue:
 			case !q.reminderDue(now):
-				res.Waiting = append(res.Waiting, q)
+				d.waiting = append(d.waiting, q)
 			default:
 				q.RemindedAt = e.timestamp()
 				if err := f.questions.Set(q.QID, mdstore.KV{Key: "reminded_at", Value: q.RemindedAt}); err != nil {
-					return err
+					return done{}, err
 				}
 				f.state.AppendLog(e.logLine(f.state, "reminded "+q.QID+" (SLA "+q.SLA+")"))
-				res.Reminded = append(res.Reminded, q)
+				d.reminded = append(d.reminded, q)
 			}
 		}
-		return nil
+		return d, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.Reminded, res.Waiting = d.reminded, d.waiting
 	for _, q := range res.Reminded {
 		res.Warnings = append(res.Warnings, e.fire(ctx, "reminder", q)...)
 	}

@@ -101,10 +101,15 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 	if by == "" {
 		by = e.Actor
 	}
-	res := &ResolveResult{Resolved: []Resolved{}, Warnings: []string{}}
-	var fired []Question
-	err := e.transact(ctx, func(f *files) error {
-		res.Resolved, res.Warnings, fired = res.Resolved[:0], res.Warnings[:0], fired[:0]
+	// done is what the transaction did: the result, and the questions whose
+	// event the hook hears once the lock is released.
+	type done struct {
+		res   *ResolveResult
+		fired []Question
+	}
+	d, err := transact(ctx, e, func(f *files) (done, error) {
+		res := &ResolveResult{Resolved: []Resolved{}, Warnings: []string{}}
+		var fired []Question
 		// Validate everything against the file before changing anything.
 		bad := slices.Clone(bad)
 		ids := make([]string, len(items)) // each item's qid as questions.md spells it
@@ -115,7 +120,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			}
 			if err := e.validate(f, it, batch, where(it)); err != nil {
 				if !batch {
-					return err
+					return done{}, err
 				}
 				bad = append(bad, lineError{it.Line, err})
 				continue
@@ -128,7 +133,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			lineOf[b.QID] = it.Line
 		}
 		if err := bad.err(); err != nil {
-			return err
+			return done{}, err
 		}
 		for i, it := range items {
 			it.QID = ids[i]
@@ -138,7 +143,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			if b.Value("status") == StatusOpen {
 				var err error
 				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text}, by, ""); err != nil {
-					return err
+					return done{}, err
 				}
 			} else {
 				r.Unchanged = true
@@ -164,12 +169,13 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 				fired = append(fired, q)
 			}
 		}
-		return nil
+		return done{res, fired}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, q := range fired {
+	res := d.res
+	for _, q := range d.fired {
 		res.Warnings = append(res.Warnings, e.fire(ctx, eventOf[q.Status], q)...)
 	}
 	return res, nil

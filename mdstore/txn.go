@@ -88,27 +88,37 @@ func (tx *Tx) Write(name string, data []byte) {
 const maxAttempts = 20
 
 // Transact holds the workspace lock (waiting up to timeout), runs fn, and
-// writes the files fn staged, each atomically, in writeOrder. Just before
-// writing, every file to be written is read again: if a writer that does not
-// take the lock (a person in an editor) changed it since fn read it, fn runs
-// again on the new content.
-func (ws *Workspace) Transact(ctx context.Context, timeout time.Duration, fn func(*Tx) error) error {
+// writes the files fn staged, each atomically, in writeOrder; it returns
+// what fn returned.
+//
+// fn must be a function of what it reads through tx alone: just before
+// writing, every file to be written is read again, and if a writer that
+// does not take the lock (a person in an editor) changed it, fn runs again
+// from the start on the new content. So fn keeps nothing from one run to
+// the next, and its result reaches the caller only from the run whose
+// writes were committed.
+func Transact[T any](ctx context.Context, ws *Workspace, timeout time.Duration, fn func(*Tx) (T, error)) (T, error) {
+	var zero T
 	unlock, err := ws.lock(ctx, timeout)
 	if err != nil {
-		return err
+		return zero, err
 	}
 	defer unlock()
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		tx := &Tx{ws: ws, files: map[string]*txFile{}}
-		if err := fn(tx); err != nil {
-			return err
+		v, err := fn(tx)
+		if err != nil {
+			return zero, err
 		}
 		if !tx.unchangedOnDisk() {
 			continue
 		}
-		return tx.commit()
+		if err := tx.commit(); err != nil {
+			return zero, err
+		}
+		return v, nil
 	}
-	return fmt.Errorf("%s: files kept changing while locked; is another program rewriting them?", ws.Dir)
+	return zero, fmt.Errorf("%s: files kept changing while locked; is another program rewriting them?", ws.Dir)
 }
 
 func (tx *Tx) unchangedOnDisk() bool {
