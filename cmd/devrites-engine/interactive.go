@@ -52,6 +52,7 @@ func isTerminal(v any) bool {
 type prompter struct {
 	in  *bufio.Reader
 	out io.Writer
+	now func() time.Time
 }
 
 // line prints the prompt and reads one line; io.EOF when input ended.
@@ -69,7 +70,7 @@ func (p *prompter) line(prompt string) (string, error) {
 // answers it (the prompt is that), and what the prompt takes.
 func (p *prompter) show(q engine.Question, skip bool) {
 	var lines []string
-	for _, l := range strings.SplitAfter(showText(q, time.Now()), "\n") {
+	for _, l := range strings.SplitAfter(showText(q, p.now()), "\n") {
 		if !strings.HasPrefix(l, "resolve: ") {
 			lines = append(lines, l)
 		}
@@ -128,7 +129,7 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 	if q.Status != engine.StatusOpen {
 		return mdstore.Errorf(engine.ErrNotOpen, "%s is already %s", id, q.Status)
 	}
-	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout}
+	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout, now: e.now}
 	p.show(q, false)
 	for {
 		r, _, err := p.ask(q, false)
@@ -187,7 +188,7 @@ func cmdAnswer(c *cli.Context) error {
 		fmt.Fprintln(e.stdout, "no open questions")
 		return nil
 	}
-	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout}
+	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout, now: e.now}
 	done, again := 0, false
 	for i := 0; i < len(open); i++ {
 		if !again {
