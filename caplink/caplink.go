@@ -185,9 +185,9 @@ func CheckBase(s string) error {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%q is not a URL", s)
+		return fmt.Errorf("%q is not a URL such as http://127.0.0.1:7878", s)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("%q is not an http or https URL", s)
+		return fmt.Errorf("%q is not an http or https URL such as http://127.0.0.1:7878", s)
 	case u.Host == "":
 		return fmt.Errorf("%q has no host", s)
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "":

@@ -92,6 +92,11 @@ type NotifyTestResult struct {
 	Log      string         `json:"log"`
 	LogError string         `json:"log_error,omitempty"` // the outcome was not logged, and why
 	Outcome  notify.Outcome `json:"outcome"`
+
+	// AnswerURL is the capability link the hook was given (serve_url);
+	// sample values get none, as no question has them.
+	AnswerURL string   `json:"answer_url,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // testEvents are the events `notify test` may send: "test" and those of
@@ -139,7 +144,14 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		res.Sample = true
 	}
 	res.QID = q.QID
-	o := notify.Fire(ctx, e.hook(), e.event(event, *q))
+	ev := e.event(event, *q)
+	if !res.Sample {
+		if w := e.withAnswerURL(&ev); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+		res.AnswerURL = ev.AnswerURL
+	}
+	o := notify.Fire(ctx, e.hook(), ev)
 	res.Outcome, res.OK, res.Duration = o, o.OK(), o.Duration.Round(1e6).String()
 	if o.Err != nil {
 		res.Error = o.Err.Error()

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -28,6 +29,10 @@ type AFK struct {
 	NeverAuto        []string      `json:"never_auto,omitempty"`
 	AutoApproveAfter int           `json:"auto_approve_after,omitempty"`
 	MaxSlices        int           `json:"max_slices,omitempty"`
+	// ServeURL is where `devrites-engine serve` answers, as the person's
+	// phone reaches it: the hook gets each open question's capability link
+	// under it (DEVRITES_ANSWER_URL). Empty when not set or not a URL.
+	ServeURL string `json:"serve_url,omitempty"`
 	// Broken is set when the body does not parse: nothing is auto-picked.
 	Broken bool `json:"broken,omitempty"`
 	// Warnings name the file and line of each problem: first those that are
@@ -70,9 +75,9 @@ func LoadAFK(devrites string) AFK {
 // LoadHook reads the notify hook's configuration: .devrites/notify.yaml
 // when it is there (so that a person is paged without handing decisions to
 // the AFK policy), else the notify keys of the AFK file. notify.yaml takes
-// the AFK file's notify, notify_timeout and notify_on, and fails closed in
-// the same way (the hook does not fire until it is fixed); its other keys
-// are ignored with a warning.
+// the AFK file's notify, notify_timeout, notify_on and serve_url, and fails
+// closed in the same way (the hook does not fire until it is fixed); its
+// other keys are ignored with a warning.
 func LoadHook(devrites string, afk AFK) AFK {
 	if devrites == "" {
 		return afk
@@ -86,7 +91,7 @@ func LoadHook(devrites string, afk AFK) AFK {
 		h.Warnings[i] = strings.TrimSuffix(w, "; nothing is auto-picked until it is fixed") + hookBroken(h.Failed(i))
 	}
 	for _, k := range h.policyKeys {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout and notify_on", path, k))
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout, notify_on and serve_url", path, k))
 	}
 	h.policyKeys = nil
 	return h
@@ -154,7 +159,7 @@ func loadConfig(path string) AFK {
 			continue
 		}
 		seen[k.Value] = k.Line
-		if !strings.HasPrefix(k.Value, "notify") {
+		if !strings.HasPrefix(k.Value, "notify") && k.Value != "serve_url" {
 			a.policyKeys = append(a.policyKeys, fmt.Sprintf("%s (line %d)", k.Value, k.Line))
 		}
 		var msg string
@@ -198,6 +203,19 @@ func loadConfig(path string) AFK {
 					}
 					a.NotifyOn = append(a.NotifyOn, ev.text)
 				}
+			}
+		case "serve_url":
+			// A bad URL costs the hook its answer links, not the policy
+			// or the hook: it is warned about and ignored.
+			u := strings.TrimSpace(v.Value)
+			switch {
+			case v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!null":
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: serve_url: want a URL such as http://127.0.0.1:7878 (ignored; the hook gets no answer link)", at))
+			case u == "":
+			case caplink.CheckBase(u) != nil:
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: serve_url: %v (ignored; the hook gets no answer link)", at, caplink.CheckBase(u)))
+			default:
+				a.ServeURL = u
 			}
 		case "never_auto":
 			var tags []word

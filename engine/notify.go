@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
 )
@@ -46,8 +47,12 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 	if !e.Hook.NotifyOnEvent(event) {
 		return nil
 	}
-	o := notify.Fire(ctx, e.hook(), e.event(event, q))
+	ev := e.event(event, q)
 	var warnings []string
+	if w := e.withAnswerURL(&ev); w != "" {
+		warnings = append(warnings, w)
+	}
+	o := notify.Fire(ctx, e.hook(), ev)
 	if !o.OK() {
 		see := "; see " + e.WS.Path(mdstore.NotifyLog)
 		if o.LogErr != nil {
@@ -59,4 +64,23 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 		warnings = append(warnings, o.LogErr.Error())
 	}
 	return warnings
+}
+
+// withAnswerURL gives the event of an open question its capability link
+// when the hook's configuration has serve_url, creating the project's key
+// (.devrites/serve.key) on first use. It returns a warning when the link
+// cannot be made; the hook fires without it.
+func (e *Engine) withAnswerURL(ev *notify.Event) string {
+	if e.Hook.ServeURL == "" || ev.Status != StatusOpen {
+		return ""
+	}
+	if e.WS.Devrites == "" {
+		return "serve_url is set, but " + e.WS.Dir + " is not inside a .devrites directory: the notify hook gets no answer link"
+	}
+	k, err := caplink.Ensure(e.WS.Devrites)
+	if err != nil {
+		return "the notify hook gets no answer link: " + err.Error()
+	}
+	ev.AnswerURL = caplink.URL(e.Hook.ServeURL, e.WS.Slug, ev.QID, k.Token(e.WS.Project, e.WS.Slug, ev.QID))
+	return ""
 }

@@ -323,3 +323,68 @@ func TestExampleWebhookSigned(t *testing.T) {
 		t.Errorf("got %+v, want the event as Fire wrote it", doc)
 	}
 }
+
+// answerURL is a capability link as the engine makes it (serve_url set).
+const answerURL = "https://laptop.example.ts.net:7878/q/pay/q-2026-11-29-001?t=Xy-_0aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789ab"
+
+// With an answer link, an open question's ntfy message gets an "Answer"
+// button opening it; a final question's, or a link ntfy's action syntax
+// cannot carry as it is, gets none.
+func TestExampleNtfyAnswerButton(t *testing.T) {
+	for _, tc := range []struct {
+		name, event, url, want string
+	}{
+		{"raised", "raised", answerURL, "view, Answer, " + answerURL},
+		{"reminder", "reminder", answerURL, "view, Answer, " + answerURL},
+		{"resolved", "resolved", answerURL, ""},
+		{"comma in the link", "raised", "http://h/q/a,b/c?t=x", ""},
+		{"not http", "raised", "javascript:alert(1)", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := newService(t, http.StatusOK)
+			ev := hostileEvent(tc.event)
+			ev.AnswerURL = tc.url
+			o := runExample(t, "ntfy.sh", map[string]string{"NTFY_URL": svc.URL + "/t", "NTFY_TOKEN": ""}, ev)
+			if !o.OK() {
+				t.Fatalf("hook failed: %v\n%s", o.Err, o.Output)
+			}
+			r := svc.only(t)
+			if got := r.header.Get("Actions"); got != tc.want {
+				t.Errorf("got Actions %q, want %q", got, tc.want)
+			}
+			if tc.event == "raised" && !strings.HasSuffix(string(r.body), "Answer: devrites-engine state resolve q-2026-11-29-001 \"<answer>\"\n") {
+				t.Errorf("got body %q, want the resolve command kept", r.body)
+			}
+		})
+	}
+}
+
+// The Slack message of an open question links its answer page, as a Slack
+// link after the escaped text.
+func TestExampleSlackAnswerLink(t *testing.T) {
+	for _, tc := range []struct {
+		event string
+		link  bool
+	}{{"raised", true}, {"rejected", false}} {
+		t.Run(tc.event, func(t *testing.T) {
+			svc := newService(t, http.StatusOK)
+			ev := hostileEvent(tc.event)
+			ev.AnswerURL = answerURL
+			o := runExample(t, "slack.sh", map[string]string{"SLACK_WEBHOOK_URL": svc.URL + "/services/T000/B000/XXXX"}, ev)
+			if !o.OK() {
+				t.Fatalf("hook failed: %v\n%s", o.Err, o.Output)
+			}
+			var msg map[string]string
+			if err := json.Unmarshal(svc.only(t).body, &msg); err != nil {
+				t.Fatal(err)
+			}
+			link := "\n<" + answerURL + "|Answer in the browser>"
+			if got := strings.HasSuffix(msg["text"], link); got != tc.link {
+				t.Errorf("got text ending %q, want the link %v", msg["text"][max(0, len(msg["text"])-120):], tc.link)
+			}
+			if strings.Count(msg["text"], "<") != map[bool]int{true: 1, false: 0}[tc.link] {
+				t.Errorf("got text %q, want every other < escaped", msg["text"])
+			}
+		})
+	}
+}

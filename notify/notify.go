@@ -47,10 +47,14 @@ type Event struct {
 	// AlwaysApprove is the command that answers option 1 and always
 	// approves the question's breakpoint, when the question offers it.
 	AlwaysApprove string `json:"always_approve,omitempty"`
+	// AnswerURL is the question's capability link on `devrites-engine
+	// serve`, when serve_url is configured and the question is open.
+	AnswerURL string `json:"answer_url,omitempty"`
 }
 
 // Env returns the variables the hook gets, as KEY=value strings.
-// DEVRITES_ALWAYS_APPROVE is set only when the question offers it.
+// DEVRITES_ALWAYS_APPROVE is set only when the question offers it, and
+// DEVRITES_ANSWER_URL only when there is an answer link.
 func (e Event) Env() []string {
 	env := []string{
 		"DEVRITES_QID=" + e.QID,
@@ -67,6 +71,9 @@ func (e Event) Env() []string {
 	}
 	if e.AlwaysApprove != "" {
 		env = append(env, "DEVRITES_ALWAYS_APPROVE="+e.AlwaysApprove)
+	}
+	if e.AnswerURL != "" {
+		env = append(env, "DEVRITES_ANSWER_URL="+e.AnswerURL)
 	}
 	return env
 }

@@ -382,3 +382,19 @@ func TestFireLogRegularNoError(t *testing.T) {
 		t.Errorf("got log error %v, want none", o.LogErr)
 	}
 }
+
+// DEVRITES_ANSWER_URL and answer_url are there only when the event has a
+// link.
+func TestEnvAnswerURL(t *testing.T) {
+	ev := sampleEvent()
+	for _, kv := range ev.Env() {
+		if strings.HasPrefix(kv, "DEVRITES_ANSWER_URL=") {
+			t.Errorf("got %s without a link", kv)
+		}
+	}
+	ev.AnswerURL = "http://127.0.0.1:7878/q/pay/q-2026-11-29-001?t=x"
+	env := ev.Env()
+	if got := env[len(env)-1]; got != "DEVRITES_ANSWER_URL="+ev.AnswerURL {
+		t.Errorf("got %q, want DEVRITES_ANSWER_URL", got)
+	}
+}

@@ -145,7 +145,11 @@ func cmdNotifyTest(c *cli.Context) error {
 	if r.LogError == "" {
 		fmt.Fprintf(&b, "log: %s\n", r.Log)
 	}
+	if r.AnswerURL != "" {
+		fmt.Fprintf(&b, "answer link: %s\n", r.AnswerURL)
+	}
 	e.print(r, b.String())
+	e.warn(r.Warnings)
 	// A failing hook is a warning, never an error, here as everywhere; so is
 	// a notify.log that cannot be written.
 	if !r.OK && r.LogError == "" {

@@ -9,6 +9,10 @@
 #   NTFY_URL    the topic URL (required)
 #   NTFY_TOKEN  an access token for a protected topic (optional)
 #
+# With serve_url set (devrites-engine serve), an open question's message gets
+# an "Answer" button that opens its answer page (DEVRITES_ANSWER_URL). That
+# link answers the question: send it only to a topic you trust.
+#
 # Question text is data: it goes into the message body through printf and
 # --data-binary, never into a command. Header values are cut down to plain
 # characters. The URL and token reach curl through a config on a file
@@ -33,6 +37,15 @@ resolved | dropped | rejected) tags=white_check_mark priority=low ;;
 *) tags=raising_hand ;;
 esac
 title=$(plain "DevRites ${DEVRITES_SLUG:-}: ${DEVRITES_QID:-} ${event} (${DEVRITES_GATE:-}, SLA ${DEVRITES_SLA:-none})")
+# The answer link, for a question still open, when it has only characters
+# that ntfy's action syntax and a header carry as they are.
+answer=
+case "$event" in
+resolved | dropped | rejected) ;;
+*) case "${DEVRITES_ANSWER_URL:-}" in
+	http://* | https://*) case "$DEVRITES_ANSWER_URL" in *[!A-Za-z0-9:/?=._~%+-]*) ;; *) answer=$DEVRITES_ANSWER_URL ;; esac ;;
+	esac ;;
+esac
 
 {
 	printf '%s\n' "${DEVRITES_QUESTION:-}"
@@ -46,4 +59,5 @@ title=$(plain "DevRites ${DEVRITES_SLUG:-}: ${DEVRITES_QID:-} ${event} (${DEVRIT
 	--data-binary @- 3<<CONFIG
 url = $(conf "$NTFY_URL")
 $(if [ -n "${NTFY_TOKEN:-}" ]; then printf 'header = %s\n' "$(conf "Authorization: Bearer $NTFY_TOKEN")"; fi)
+$(if [ -n "$answer" ]; then printf 'header = %s\n' "$(conf "Actions: view, Answer, $answer")"; fi)
 CONFIG

@@ -13,6 +13,10 @@
 # question cannot mention @channel or forge a link. The URL reaches curl
 # through a config on a file descriptor, not its arguments, so it does not
 # show in the process list.
+#
+# With serve_url set (devrites-engine serve), an open question's message ends
+# with a link to its answer page (DEVRITES_ANSWER_URL). That link answers the
+# question: post it only to a channel of people who may answer.
 set -eu
 : "${SLACK_WEBHOOK_URL:?set SLACK_WEBHOOK_URL to the incoming webhook URL}"
 
@@ -51,7 +55,21 @@ resolved | dropped | rejected) ;;
 *) text=$(printf '%s\nAnswer with: `%s`' "$text" "${DEVRITES_RESUME:-}") ;;
 esac
 
-printf '{"text":%s}' "$(json "$text")" |
+body=$(json "$text")
+# The answer link, for a question still open, when it has only characters
+# that a Slack link carries as they are; added after the escaping, since its
+# < and > are Slack's link syntax.
+case "$event" in
+resolved | dropped | rejected) ;;
+*) case "${DEVRITES_ANSWER_URL:-}" in
+	http://* | https://*) case "$DEVRITES_ANSWER_URL" in
+		*[!A-Za-z0-9:/?=._~%+-]*) ;;
+		*) body="${body%\"}\\n<${DEVRITES_ANSWER_URL}|Answer in the browser>\"" ;;
+		esac ;;
+	esac ;;
+esac
+
+printf '{"text":%s}' "$body" |
 	curl -sS --fail --max-time 20 --config /dev/fd/3 \
 		-H 'Content-Type: application/json' --data-binary @- 3<<CONFIG
 url = $(conf "$SLACK_WEBHOOK_URL")
