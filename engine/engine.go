@@ -28,8 +28,8 @@ type Engine struct {
 	AFK         AFK
 	// Hook is the notify hook's configuration: notify.yaml, else the AFK
 	// file's notify keys (LoadHook).
-	Hook AFK
-	Rules       Rules // .devrites/rules.yaml
+	Hook  AFK
+	Rules Rules // .devrites/rules.yaml
 }
 
 // Open prepares an engine for a found workspace, reading its configuration.

@@ -58,15 +58,15 @@ func printWarnings(w io.Writer, warnings []string) {
 
 // env is what every command gets: the global options and the I/O streams.
 type env struct {
-	ctx    context.Context
-	c      *cli.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	ctx      context.Context
+	c        *cli.Context
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
 	json     bool
 	quiet    bool
 	warnings *[]string // see warn
-	now    func() time.Time
+	now      func() time.Time
 }
 
 var globalFlags = []cli.Flag{
