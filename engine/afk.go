@@ -114,7 +114,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		event = "test"
 	}
 	if !slices.Contains(testEvents, event) {
-		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--event %q", event), "use one of "+strings.Join(testEvents, ", "))
+		return nil, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown --event %q", event), "use one of "+strings.Join(testEvents, ", "))
 	}
 	h := e.Hook
 	switch {

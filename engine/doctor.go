@@ -242,7 +242,7 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 	var err error
 	w.origState, w.hasState, err = usable(mdstore.StateFile, Finding{Severity: SevError,
 		Problem: "missing: the cursor of the workspace is gone",
-		Mend:    "restore it from version control (git checkout -- state.md), or re-create the workspace with devrites-engine init"})
+		Mend:    "restore it from version control (git checkout -- state.md); without a copy, move the feature directory aside and run devrites-engine init <slug> again"})
 	if err != nil {
 		return nil, err
 	}

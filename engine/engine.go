@@ -26,6 +26,7 @@ type Engine struct {
 	Actor       string // answered_by for people; "human" when empty
 	Templates   Templates
 	AFK         AFK
+	configErr   error // engine.yaml does not parse: every write is refused
 	// Hook is the notify hook's configuration: notify.yaml, else the AFK
 	// file's notify keys (LoadHook).
 	Hook  AFK
@@ -36,14 +37,17 @@ type Engine struct {
 func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, actor string) (*Engine, error) {
 	t, err := LoadTemplates(ws.Devrites)
 	if err != nil {
-		return nil, err
+		// Reads go on with the default texts; writes, which would put the
+		// wrong next_action into state.md, are refused until it is fixed.
+		err = mdstore.WithHint(err, "fix the YAML, or delete the file to use the default next_action texts")
+		t.Warnings = append(t.Warnings, err.Error()+"; nothing is written until it is fixed")
 	}
 	if actor == "" {
 		actor = "human"
 	}
 	afk := LoadAFK(ws.Devrites)
 	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
-		Rules: LoadRules(ws.Devrites)}, nil
+		Rules: LoadRules(ws.Devrites), configErr: err}, nil
 }
 
 func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }
@@ -100,6 +104,9 @@ func transact[T any](ctx context.Context, e *Engine, fn func(*files) (T, error))
 // callers that change other files of the workspace in the same one.
 func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, error) {
 	var zero T
+	if e.configErr != nil {
+		return zero, e.configErr
+	}
 	sb, err := tx.Read(mdstore.StateFile)
 	if err != nil {
 		return zero, err

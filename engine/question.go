@@ -249,7 +249,7 @@ func slaError(s string) error {
 	if slaRE.MatchString(strings.TrimSpace(s)) && strings.Trim(s, "0smhd") != "" {
 		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
 	}
-	return mdstore.Errorf(ErrBadArgs, "SLA %q", s)
+	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)
 }
 
 func (q Question) raisedTime() (time.Time, bool) {

@@ -315,7 +315,7 @@ func (r StopRequest) check() error {
 	switch r.Status {
 	case CursorBlocked, CursorAwaiting, CursorRunning:
 	default:
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--status %q", r.Status), "use one of blocked, awaiting_human, running")
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown --status %q", r.Status), "use one of blocked, awaiting_human, running")
 	}
 	for _, p := range []struct{ name, v string }{{"--reason", r.Reason}, {"--resume", r.Resume}} {
 		if blank(p.v) {

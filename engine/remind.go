@@ -75,7 +75,9 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 			return nil, err
 		}
 		res.Waiting, res.Off = over, why
-		res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
+		if len(over) > 0 { // a cron line that finds nothing overdue stays quiet
+			res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
+		}
 		return res, nil
 	}
 	type done struct{ reminded, waiting []Question }

@@ -225,6 +225,15 @@ func envOf(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "%w", err)
 	}
+	// A flag given with an empty value is a slip, never "the default".
+	for _, name := range []string{"workspace", "root", "slug", "by", "event"} {
+		if c.IsSet(name) && strings.TrimSpace(c.String(name)) == "" {
+			return nil, mdstore.Errorf(errUsage, "--%s is empty", name)
+		}
+	}
+	if c.Duration("lock-timeout") < 0 {
+		return nil, mdstore.Errorf(errUsage, "--lock-timeout %s is negative", c.Duration("lock-timeout"))
+	}
 	app := c.App
 	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,
 		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now, warnings: app.Metadata["warnings"].(*[]string)}, nil

@@ -128,7 +128,18 @@ func cmdInit(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return mdstore.Errorf(errUsage, "want at most one slug, got %s", plural(c.NArg(), "word"))
 	}
-	ws, err := engine.Init(e.locator(), c.Args().First(), e.now())
+	if c.IsSet("workspace") {
+		return mdstore.Errorf(errUsage, "--workspace names a feature directory that exists; init makes one").
+			Hint("give the project with --root DIR and the slug as the argument: devrites-engine init --root DIR <slug>")
+	}
+	if c.IsSet("slug") && c.NArg() == 1 && c.String("slug") != c.Args().First() {
+		return mdstore.Errorf(errUsage, "--slug %s and the argument %s name two features", c.String("slug"), c.Args().First())
+	}
+	slug := c.Args().First()
+	if slug == "" {
+		slug = c.String("slug")
+	}
+	ws, err := engine.Init(e.locator(), slug, e.now())
 	if err != nil {
 		return err
 	}
