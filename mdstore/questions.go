@@ -369,19 +369,26 @@ func (b *Block) parse() {
 	if b.q.fenced != nil {
 		fenced = b.q.fenced[b.head:b.end]
 	}
-	b.fields = make([]Field, 0, 16)
-	for i := 1; i < len(lines); i++ {
-		if fenced != nil && fenced[i] {
+	b.fields = readFields(lines, 1, fenced, b.head)
+}
+
+// readFields reads the "key: value" fields of lines[from:], passing over
+// the lines that skip marks (fenced code) and every line that is not a
+// field; base is the index of lines[0] in its file, for the fields' lines.
+func readFields(lines []line, from int, skip []bool, base int) []Field {
+	fields := make([]Field, 0, 16)
+	for i := from; i < len(lines); i++ {
+		if skip != nil && skip[i] {
 			continue
 		}
 		key, value, ok := fieldLine(lines[i].text)
 		if !ok {
 			continue
 		}
-		f := Field{Key: key, Value: value, start: b.head + i, end: b.head + i + 1}
+		f := Field{Key: key, Value: value, start: base + i, end: base + i + 1}
 		_, _, scalar := scalarHeader(value)
 		if end := continuation(lines, i); end > i+1 {
-			f.end = b.head + end
+			f.end = base + end
 			if scalar || value == "" {
 				f.Value = decodeBlock(value, lines[i+1:end])
 			} else {
@@ -391,8 +398,9 @@ func (b *Block) parse() {
 		} else if scalar {
 			f.Value = ""
 		}
-		b.fields = append(b.fields, f)
+		fields = append(fields, f)
 	}
+	return fields
 }
 
 // parseRow reads a register row's cells as fields, named by the header;
