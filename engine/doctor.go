@@ -164,9 +164,10 @@ func (r *DoctorReport) Fixable() bool {
 }
 
 type doctor struct {
-	e        *Engine
-	findings []Finding
-	repairs  []Repair
+	errorsOnly bool // checking for a write: errors matter, warnings need no words
+	e          *Engine
+	findings   []Finding
+	repairs    []Repair
 }
 
 func (d *doctor) add(f Finding) { d.findings = append(d.findings, f) }

@@ -83,8 +83,19 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	const file = mdstore.QuestionsFile
 	d.checkText(file, w.origQ)
 	heads := map[int]bool{}
+	qHeads := 0
 	for _, b := range w.questions.Blocks() {
 		heads[b.Line()] = true
+		if id := b.QID; len(id) > 1 && (id[0] == 'q' || id[0] == 'Q') && id[1] == '-' {
+			qHeads++
+		}
+	}
+	// Headings reads every line (it must tell values from headings). For a
+	// write, it is skipped when it cannot find anything: no fence, and no
+	// "# q-" beyond the question headings themselves.
+	if d.errorsOnly && !bytes.Contains(w.origQ, []byte("```")) && !bytes.Contains(w.origQ, []byte("~~~")) && qHeadingLike(w.origQ) <= qHeads {
+		d.checkIDs(w)
+		return
 	}
 	for _, h := range w.questions.Headings() {
 		title := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h.Text), "#"))
@@ -99,6 +110,36 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 				Mend:    "write it as \"## q-YYYY-MM-DD-NNN\" (three or more digits) or \"## Q-NNN\", at column 0, with nothing after the id but a gate word"})
 		}
 	}
+	d.checkIDs(w)
+}
+
+// qHeadingLike counts the places in b that may be a heading whose title is
+// a q-/Q- id: a '#' run, blanks, then "q-" or "Q-".
+func qHeadingLike(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] != '#' {
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] == '#' {
+			j++
+		}
+		k := j
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
+			k++
+		}
+		if k > j && k+1 < len(b) && (b[k] == 'q' || b[k] == 'Q') && b[k+1] == '-' {
+			n++
+		}
+		i = j - 1
+	}
+	return n
+}
+
+// checkIDs checks the ids of the blocks and each block.
+func (d *doctor) checkIDs(w *wsFiles) {
+	const file = mdstore.QuestionsFile
 	first := map[string]*mdstore.Block{}
 	for _, b := range w.questions.Blocks() {
 		if err := qid.Check(b.QID); err != nil {
@@ -122,6 +163,10 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 
 func (d *doctor) checkBlock(b *mdstore.Block) {
 	const file = mdstore.QuestionsFile
+	if d.errorsOnly {
+		d.blockErrors(b)
+		return
+	}
 	seen := map[string]int{}
 	for _, f := range b.Fields() {
 		k := mdstore.NormKey(f.Key)
@@ -214,6 +259,22 @@ func decisionHeadings(b []byte) map[string]bool {
 		out[h] = true
 	}
 	return out
+}
+
+// blockErrors is checkBlock for a write about to happen: the errors alone,
+// read with one pass over the block's fields, so that checking a file of
+// thousands of questions costs little more than parsing it.
+func (d *doctor) blockErrors(b *mdstore.Block) {
+	v, ok := b.Peek("status", "gate", "sla")
+	status, gate, sla := v[0], v[1], v[2]
+	switch {
+	case !ok[0], !slices.Contains(questionStatuses, status),
+		ok[1] && strings.TrimSpace(gate) != "" && !validGate(gate),
+		ok[2] && slaError(sla) != nil:
+		d.errorsOnly = false // the whole check words the error
+		d.checkBlock(b)
+		d.errorsOnly = true
+	}
 }
 
 // checkText reports a file that is not text: invalid UTF-8, or binary

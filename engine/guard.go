@@ -14,7 +14,7 @@ import (
 // left out, since resolving and raising are how drift ends, and so are
 // duplicate qids, which are refused only where a command addresses them.
 func (e *Engine) readable(w *wsFiles) error {
-	d := &doctor{e: e}
+	d := &doctor{e: e, errorsOnly: true}
 	d.checkState(w)
 	d.checkQuestions(w)
 	for _, f := range d.findings {

@@ -377,6 +377,39 @@ func (b *Block) parse() {
 // field; base is the index of lines[0] in its file, for the fields' lines.
 func readFields(lines []line, from int, skip []bool, base int) []Field {
 	fields := make([]Field, 0, 16)
+	walkFields(lines, from, skip, func(f rawField) bool {
+		fields = append(fields, Field{Key: f.key, Value: f.value(), start: base + f.start, end: base + f.end})
+		return true
+	})
+	return fields
+}
+
+// rawField is a field as walkFields finds it: its key and first line, and
+// the lines its value continues on, not yet decoded.
+type rawField struct {
+	key, first string
+	body       []line
+	start, end int // line indexes of the field and of the line after it
+}
+
+// value decodes the field's value: a block scalar, the older indented form,
+// a plain value folded over its continuation lines, or the one line.
+func (f rawField) value() string {
+	_, _, scalar := scalarHeader(f.first)
+	switch {
+	case len(f.body) > 0 && (scalar || f.first == ""):
+		return decodeBlock(f.first, f.body)
+	case len(f.body) > 0:
+		return foldPlain(f.first, f.body)
+	case scalar:
+		return ""
+	}
+	return f.first
+}
+
+// walkFields calls fn with each field of lines from index from, skipping
+// the lines skip marks, until fn returns false.
+func walkFields(lines []line, from int, skip []bool, fn func(rawField) bool) {
 	for i := from; i < len(lines); i++ {
 		if skip != nil && skip[i] {
 			continue
@@ -385,22 +418,45 @@ func readFields(lines []line, from int, skip []bool, base int) []Field {
 		if !ok {
 			continue
 		}
-		f := Field{Key: key, Value: value, start: base + i, end: base + i + 1}
-		_, _, scalar := scalarHeader(value)
-		if end := continuation(lines, i); end > i+1 {
-			f.end = base + end
-			if scalar || value == "" {
-				f.Value = decodeBlock(value, lines[i+1:end])
-			} else {
-				f.Value = foldPlain(value, lines[i+1:end])
-			}
-			i = end - 1
-		} else if scalar {
-			f.Value = ""
+		end := continuation(lines, i)
+		if end < i+1 {
+			end = i + 1
 		}
-		fields = append(fields, f)
+		if !fn(rawField{key: key, first: value, body: lines[i+1 : end], start: i, end: end}) {
+			return
+		}
+		i = end - 1
 	}
-	return fields
+}
+
+// Peek returns the first value of each of keys (normalised, as NormKey
+// gives them) and whether the block has it, without reading its other
+// fields: a check of a few fields of every block of a large file need not
+// decode them all. Once a block is read, Peek answers from its fields.
+func (b *Block) Peek(keys ...string) (values []string, found []bool) {
+	values, found = make([]string, len(keys)), make([]bool, len(keys))
+	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+		for k, key := range keys {
+			values[k], found[k] = b.Get(key)
+		}
+		return values, found
+	}
+	var fenced []bool
+	if b.q.fenced != nil {
+		fenced = b.q.fenced[b.head:b.end]
+	}
+	left := len(keys)
+	walkFields(b.q.d.lines[b.head:b.end], 1, fenced, func(f rawField) bool {
+		n := NormKey(f.key)
+		for k, key := range keys {
+			if key == n && !found[k] {
+				values[k], found[k] = f.value(), true
+				left--
+			}
+		}
+		return left > 0
+	})
+	return values, found
 }
 
 // parseRow reads a register row's cells as fields, named by the header;
