@@ -31,17 +31,17 @@ import (
 // are checked without it, nothing is repaired, and Doctor returns that report
 // together with the lock's error (which wraps mdstore.ErrBusy).
 func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*DoctorReport, error) {
-	afk := LoadAFK(ws.Devrites)
-	e := &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: "doctor", AFK: afk, Hook: LoadHook(ws.Devrites, afk)}
-	d := &doctor{e: e}
-	t, err := LoadTemplates(ws.Devrites)
-	e.Templates = t
+	e, err := Open(ws, now, lockTimeout, "doctor")
 	if err != nil {
+		return nil, err
+	}
+	d := &doctor{e: e}
+	if err := e.ConfigErr(); err != nil {
 		problem := strings.TrimPrefix(err.Error(), filepath.Join(ws.Devrites, "engine.yaml")+": ")
 		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
 			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
 	}
-	for _, w := range t.Warnings {
+	for _, w := range e.Templates.Warnings {
 		line, text := splitWarning(w, filepath.Join(ws.Devrites, "engine.yaml"))
 		d.add(Finding{Severity: SevWarning, Kind: "config", File: d.devritesName("engine.yaml"), Line: line, Problem: text,
 			Mend: "delete the key, or correct its name"})

@@ -40,7 +40,6 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 		// Reads go on with the default texts; writes, which would put the
 		// wrong next_action into state.md, are refused until it is fixed.
 		err = mdstore.WithHint(err, "fix the YAML, or delete the file to use the default next_action texts")
-		t.Warnings = append(t.Warnings, err.Error()+"; nothing is written until it is fixed")
 	}
 	if actor == "" {
 		actor = "human"
@@ -49,6 +48,10 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
 		Rules: LoadRules(ws.Devrites), configErr: err}, nil
 }
+
+// ConfigErr is why .devrites/engine.yaml cannot be used, or nil: reads go
+// on with the default texts, writes are refused.
+func (e *Engine) ConfigErr() error { return e.configErr }
 
 func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }
 
@@ -73,22 +76,55 @@ func checkState(path string, s *mdstore.State) error {
 	return nil
 }
 
-// read loads the workspace without the lock, for read-only commands.
+// read loads the workspace without the lock, for read-only commands (which
+// do not need decisions.md).
 func (e *Engine) read() (*files, error) {
-	b, err := e.WS.ReadFile(mdstore.StateFile)
+	w, err := e.load(func(name string) ([]byte, bool, error) {
+		b, err := e.WS.ReadFile(name)
+		if isMissing(err) {
+			return nil, false, nil
+		}
+		return b, err == nil, err
+	}, false)
 	if err != nil {
 		return nil, err
 	}
-	f := &files{state: mdstore.ParseState(b)}
-	if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
+	return &w.files, nil
+}
+
+// load reads and parses the workspace through read (a transaction's reads,
+// or plain ones outside the lock): state.md must be there, in a schema this
+// binary reads; questions.md and, with decisions, decisions.md may be
+// missing and read as their empty form.
+func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (*wsFiles, error) {
+	sb, ok, err := read(mdstore.StateFile)
+	if err != nil {
 		return nil, err
 	}
-	qb, err := e.WS.ReadFile(mdstore.QuestionsFile)
-	if err != nil && !isMissing(err) {
+	if !ok {
+		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: missing", e.WS.Path(mdstore.StateFile)).Fix(mdstore.RunDoctor, "")
+	}
+	w := &wsFiles{files: files{state: mdstore.ParseState(sb)}, hasState: true, origState: sb}
+	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
 		return nil, err
 	}
-	f.questions = mdstore.ParseQuestions(qb)
-	return f, nil
+	if w.origQ, w.hasQ, err = read(mdstore.QuestionsFile); err != nil {
+		return nil, err
+	}
+	if !w.hasQ {
+		w.origQ = []byte("# Questions\n")
+	}
+	w.questions = mdstore.ParseQuestions(w.origQ)
+	if !decisions {
+		return w, nil
+	}
+	if w.decisions, w.hasDec, err = read(mdstore.DecisionsFile); err != nil {
+		return nil, err
+	}
+	if !w.hasDec {
+		w.decisions = []byte("# Decisions\n")
+	}
+	return w, nil
 }
 
 // transact runs fn on the parsed workspace under the lock, stages what it
@@ -107,37 +143,19 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if e.configErr != nil {
 		return zero, e.configErr
 	}
-	sb, err := tx.Read(mdstore.StateFile)
+	w, err := e.load(tx.ReadOptional, true)
 	if err != nil {
 		return zero, err
 	}
-	f := &files{state: mdstore.ParseState(sb)}
-	if err := checkState(e.WS.Path(mdstore.StateFile), f.state); err != nil {
+	if err := e.readable(w); err != nil {
 		return zero, err
 	}
-	qb, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile)
-	if err != nil {
-		return zero, err
-	}
-	if !hasQ {
-		qb = []byte("# Questions\n")
-	}
-	f.questions = mdstore.ParseQuestions(qb)
-	if err := e.readable(&wsFiles{files: *f, hasState: true, hasQ: hasQ, origState: sb, origQ: qb}); err != nil {
-		return zero, err
-	}
-	f.decisions, f.hasDec, err = tx.ReadOptional(mdstore.DecisionsFile)
-	if err != nil {
-		return zero, err
-	}
-	if !f.hasDec {
-		f.decisions = []byte("# Decisions\n")
-	}
+	f := &w.files
 	v, err := fn(f)
 	if err != nil {
 		return zero, err
 	}
-	if qs := f.questions.Bytes(); hasQ || len(f.questions.Blocks()) > 0 {
+	if qs := f.questions.Bytes(); w.hasQ || len(f.questions.Blocks()) > 0 {
 		tx.Write(mdstore.QuestionsFile, qs)
 	}
 	tx.Write(mdstore.StateFile, f.state.Bytes())

@@ -262,6 +262,9 @@ func (e *env) open() (*engine.Engine, error) {
 		return nil, err
 	}
 	e.warn(eng.Templates.Warnings)
+	if err := eng.ConfigErr(); err != nil {
+		e.warn([]string{err.Error() + "; nothing is written until it is fixed"})
+	}
 	return eng, nil
 }
 
