@@ -1,0 +1,239 @@
+package mdstore
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// Edits of questions.md: set fields of a block or a register row, append
+// blocks and records, rename a heading; each splices only the lines it must.
+
+// KV is a key and value to write.
+type KV struct{ Key, Value string }
+
+// Set updates fields of the block in place and adds the ones it lacks at the
+// end of the block, in the order given. A register row keeps its table
+// form: the cells of the columns named by the keys are replaced, and keys
+// the table has no column for are not kept; a value a cell cannot hold
+// (FitsCell) is refused and nothing changes.
+func (q *Questions) Set(qid string, kvs ...KV) error {
+	b := q.Find(qid)
+	if b == nil {
+		return Errorf(ErrNoQuestion, "%s: unknown qid", qid)
+	}
+	if b.reg != nil {
+		return q.setRow(b, kvs)
+	}
+	b.parse()
+	var added []string
+	type repl struct {
+		from, to int
+		lines    []line
+	}
+	var repls []repl
+	for _, kv := range kvs {
+		n := NormKey(kv.Key)
+		found := false
+		for _, f := range b.fields {
+			if NormKey(f.Key) == n {
+				repls = append(repls, repl{f.start, f.end, q.d.newLines(encodeField(f.Key, kv.Value)...)})
+				found = true
+				break
+			}
+		}
+		if !found {
+			added = append(added, encodeField(kv.Key, kv.Value)...)
+		}
+	}
+	if len(added) > 0 {
+		// After the last line that is not empty: a line of spaces after
+		// the insertion would be read as part of the new value.
+		at := b.head + 1
+		for i := b.end - 1; i > b.head; i-- {
+			if q.d.lines[i].text != "" {
+				at = i + 1
+				break
+			}
+		}
+		// A value may end with lines of spaces (a kept trailing blank
+		// line): new fields go after them, not into the value.
+		if n := len(b.fields); n > 0 && b.fields[n-1].end > at {
+			at = b.fields[n-1].end
+		}
+		if closer := q.d.fenceCloser(at, q.opaque); closer != "" {
+			added = append([]string{closer}, added...)
+		}
+		repls = append(repls, repl{at, at, q.d.newLines(added...)})
+	}
+	// Apply from the bottom up so earlier indices stay valid.
+	for i := 0; i < len(repls); i++ {
+		for j := i + 1; j < len(repls); j++ {
+			if repls[j].from > repls[i].from {
+				repls[i], repls[j] = repls[j], repls[i]
+			}
+		}
+	}
+	for _, r := range repls {
+		q.d.splice(r.from, r.to, r.lines)
+	}
+	q.edited()
+	return nil
+}
+
+// setRow replaces cells of a register row; the line is the only one that
+// changes. A row shorter than its header gets the cells it lacks, up to
+// the column set.
+func (q *Questions) setRow(b *Block, kvs []KV) error {
+	t := q.d.lines[b.head].text
+	_, raw := splitRow(t)
+	closed := len(raw) == 0 || raw[len(raw)-1][1] < len(t) // the row ends with a pipe
+	type cell struct {
+		from, to int
+		text     string
+	}
+	var edits []cell
+	missing := map[int]string{} // cells past the row's end, by column
+	last := len(raw) - 1
+	for _, kv := range kvs {
+		if !FitsCell(kv.Value) {
+			return Errorf(ErrMalformed, "%s: a register cell cannot hold %q", b.QID, kv.Value)
+		}
+		col := -1
+		for k, name := range b.reg.cols {
+			if k != b.reg.id && NormKey(name) == NormKey(kv.Key) {
+				col = k
+				break
+			}
+		}
+		switch {
+		case col < 0:
+			continue // no such column: a register keeps only its own
+		case col >= len(raw):
+			missing[col] = kv.Value
+			last = max(last, col)
+			continue
+		}
+		c := trimSpan(t, raw[col][0], raw[col][1])
+		e := cell{c[0], c[1], kv.Value}
+		switch {
+		case kv.Value == "" && raw[col][1] == len(t):
+			e = cell{raw[col][0], raw[col][1], " |"} // the last cell, without its closing pipe
+		case c[0] == c[1]:
+			e = cell{raw[col][0], raw[col][1], " " + kv.Value + " "}
+		}
+		edits = slices.DeleteFunc(edits, func(x cell) bool { return x.from == e.from })
+		edits = append(edits, e)
+	}
+	if len(edits) == 0 && len(missing) == 0 {
+		return nil
+	}
+	slices.SortFunc(edits, func(a, b cell) int { return b.from - a.from })
+	for _, e := range edits {
+		t = t[:e.from] + e.text + t[e.to:]
+		closed = closed || e.text == " |"
+	}
+	if len(missing) > 0 {
+		if !closed {
+			t += " |"
+		}
+		for k := len(raw); k <= last; k++ {
+			if v := missing[k]; v != "" {
+				t += " " + v + " |"
+			} else {
+				t += " |"
+			}
+		}
+	}
+	q.d.setText(b.head, t)
+	q.edited()
+	return nil
+}
+
+// Append adds a new block at the end of the file, separated by a blank line.
+func (q *Questions) Append(qid string, kvs ...KV) {
+	q.fresh()
+	q.d.appendBlock("## "+qid, kvs, q.opaque)
+	q.edited()
+}
+
+// AppendRecord appends a "## heading" block of fields to a markdown file, as
+// questions.md blocks are written, and returns the new content.
+//
+// A file without any fence marker cannot end inside fenced code, so only
+// its last line is split and looked at: appending to a long log costs the
+// size of the record, not of the log.
+func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
+	if bytes.Contains(b, []byte("```")) || bytes.Contains(b, []byte("~~~")) {
+		q := ParseQuestions(b)
+		q.d.appendBlock("## "+heading, kvs, q.opaque)
+		return q.d.bytes()
+	}
+	cut := 0
+	if i := bytes.LastIndexByte(bytes.TrimRight(b, "\r\n"), '\n'); i >= 0 {
+		cut = i + 1 // the start of the last line that has text
+	}
+	tail := splitDoc(b[cut:])
+	if cut > 0 && tail.bom { // U+FEFF starting a later line is text, not a BOM
+		tail.bom = false
+		if len(tail.lines) == 0 {
+			tail.lines = []line{{}}
+		}
+		tail.lines[0].text = utf8BOM + tail.lines[0].text
+	}
+	if cut > 0 {
+		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl
+	}
+	tail.appendBlock("## "+heading, kvs, nil)
+	return append(b[:cut:cut], tail.bytes()...)
+}
+
+// appendBlock adds a block at the end of the file. A fenced code block left
+// open at the end is closed first, or it would swallow the new block.
+func (d *doc) appendBlock(heading string, kvs []KV, opaque []bool) {
+	texts := []string{heading}
+	for _, kv := range kvs {
+		texts = append(texts, encodeField(kv.Key, kv.Value)...)
+	}
+	n := len(d.lines)
+	if closer := d.fenceCloser(n, opaque); closer != "" {
+		texts = append([]string{closer, ""}, texts...)
+	} else if n > 0 && !isBlank(d.lines[n-1].text) {
+		texts = append([]string{""}, texts...)
+	}
+	d.splice(n, n, d.newLines(texts...))
+}
+
+// Rename changes the heading of the block that starts at the given 1-based
+// line, for doctor's renumbering of duplicate qids.
+func (q *Questions) Rename(line int, newQID string) error {
+	q.fresh()
+	i := line - 1
+	var b *Block
+	for _, x := range q.blocks {
+		if x.head == i {
+			b = x
+		}
+	}
+	if b == nil || b.reg != nil { // not a heading, one inside fenced code, or a register row
+		return Errorf(ErrNoQuestion, "no question heading at line %d", line)
+	}
+	if !qid.Shaped(newQID) {
+		return Errorf(ErrMalformed, "%q is not a qid", newQID)
+	}
+	text := "## " + newQID
+	if b.label != "" {
+		text += " " + b.label
+	}
+	q.d.setText(i, text)
+	// No line moves: blocks already handed out stay valid where they are,
+	// and the renamed one says its new qid. Ranks among duplicates are
+	// counted again on the next index.
+	b.QID = newQID
+	q.stale = true
+	return nil
+}
+
+// Bytes returns the file's content.
+func (q *Questions) Bytes() []byte { return q.d.bytes() }

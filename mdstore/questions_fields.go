@@ -1,0 +1,180 @@
+package mdstore
+
+import "strings"
+
+// Reading a block's fields, when they are first asked for.
+
+// parse reads the block's fields, once. A block indexed before an edit
+// reads the block that now stands for it (same qid, same rank among
+// duplicates): the lines it was indexed from have moved.
+func (b *Block) parse() {
+	if b.parsed {
+		return
+	}
+	b.parsed = true
+	if b.gen != b.q.gen {
+		b.q.fresh()
+		for _, cur := range b.q.blocks {
+			if cur.QID == b.QID && cur.nth == b.nth {
+				cur.parse()
+				b.fields = cur.fields
+			}
+		}
+		return
+	}
+	if b.reg != nil {
+		b.parseRow()
+		return
+	}
+	lines := b.q.d.lines[b.head:b.end]
+	var fenced []bool
+	if b.q.fenced != nil {
+		fenced = b.q.fenced[b.head:b.end]
+	}
+	b.fields = readFields(lines, 1, fenced, b.head)
+}
+
+// readFields reads the "key: value" fields of lines[from:], passing over
+// the lines that skip marks (fenced code) and every line that is not a
+// field; base is the index of lines[0] in its file, for the fields' lines.
+func readFields(lines []line, from int, skip []bool, base int) []Field {
+	fields := make([]Field, 0, 16)
+	walkFields(lines, from, skip, func(f rawField) bool {
+		fields = append(fields, Field{Key: f.key, Value: f.value(), start: base + f.start, end: base + f.end})
+		return true
+	})
+	return fields
+}
+
+// rawField is a field as walkFields finds it: its key and first line, and
+// the lines its value continues on, not yet decoded.
+type rawField struct {
+	key, first string
+	body       []line
+	start, end int // line indexes of the field and of the line after it
+}
+
+// value decodes the field's value: a block scalar, the older indented form,
+// a plain value folded over its continuation lines, or the one line.
+func (f rawField) value() string {
+	_, _, scalar := scalarHeader(f.first)
+	switch {
+	case len(f.body) > 0 && (scalar || f.first == ""):
+		return decodeBlock(f.first, f.body)
+	case len(f.body) > 0:
+		return foldPlain(f.first, f.body)
+	case scalar:
+		return ""
+	}
+	return f.first
+}
+
+// walkFields calls fn with each field of lines from index from, skipping
+// the lines skip marks, until fn returns false.
+func walkFields(lines []line, from int, skip []bool, fn func(rawField) bool) {
+	for i := from; i < len(lines); i++ {
+		if skip != nil && skip[i] {
+			continue
+		}
+		key, value, ok := fieldLine(lines[i].text)
+		if !ok {
+			continue
+		}
+		end := continuation(lines, i)
+		if end < i+1 {
+			end = i + 1
+		}
+		if !fn(rawField{key: key, first: value, body: lines[i+1 : end], start: i, end: end}) {
+			return
+		}
+		i = end - 1
+	}
+}
+
+// Peek returns the first value of each of keys (normalised, as NormKey
+// gives them) and whether the block has it, without reading its other
+// fields: a check of a few fields of every block of a large file need not
+// decode them all. Once a block is read, Peek answers from its fields.
+func (b *Block) Peek(keys ...string) (values []string, found []bool) {
+	values, found = make([]string, len(keys)), make([]bool, len(keys))
+	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+		for k, key := range keys {
+			values[k], found[k] = b.Get(key)
+		}
+		return values, found
+	}
+	var fenced []bool
+	if b.q.fenced != nil {
+		fenced = b.q.fenced[b.head:b.end]
+	}
+	left := len(keys)
+	walkFields(b.q.d.lines[b.head:b.end], 1, fenced, func(f rawField) bool {
+		n := NormKey(f.key)
+		for k, key := range keys {
+			if key == n && !found[k] {
+				values[k], found[k] = f.value(), true
+				left--
+			}
+		}
+		return left > 0
+	})
+	return values, found
+}
+
+// parseRow reads a register row's cells as fields, named by the header;
+// the Question ID cell is the block's id, not a field.
+func (b *Block) parseRow() {
+	t := b.q.d.lines[b.head].text
+	cells, _ := splitRow(t)
+	b.fields = make([]Field, 0, len(cells))
+	for k, c := range cells {
+		if k == b.reg.id || k >= len(b.reg.cols) || b.reg.cols[k] == "" {
+			continue
+		}
+		b.fields = append(b.fields, Field{Key: b.reg.cols[k], Value: t[c[0]:c[1]], start: b.head, end: b.head + 1})
+	}
+}
+
+// Line is the 1-based line number of the block's heading.
+func (b *Block) Line() int { return b.head + 1 }
+
+// Fields returns the block's fields in order.
+func (b *Block) Fields() []Field {
+	b.parse()
+	return b.fields
+}
+
+// Line is the 1-based line number of the field.
+func (f Field) Line() int { return f.start + 1 }
+
+// Get returns the value of the first field whose key matches after NormKey.
+func (b *Block) Get(key string) (string, bool) {
+	b.parse()
+	n := NormKey(key)
+	for _, f := range b.fields {
+		if NormKey(f.Key) == n {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Row reports whether the block is a row of a question register table.
+func (b *Block) Row() bool { return b.reg != nil }
+
+// Label is the gate word that follows the id in the block's heading
+// ("validating" for "## Q-002 validating"), or "".
+func (b *Block) Label() string { return b.label }
+
+// FitsCell reports whether a register row's cell can hold v exactly: one
+// line, no '|', no white space at either end (a cell's is not its text)
+// and no final backslash (it would escape the cell's closing pipe).
+func FitsCell(v string) bool {
+	return !strings.ContainsAny(v, "|\r\n") && strings.TrimSpace(v) == v && !strings.HasSuffix(v, `\`)
+}
+
+// Value returns the field's value, or "" when it is absent.
+func (b *Block) Value(key string) string {
+	v, _ := b.Get(key)
+	return v
+}
