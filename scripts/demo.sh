@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds devrites-engine into ./bin and walks through the HITL loop on a
-# scratch workspace: init, raise (pause), check, show, resolve by option, a
+# scratch workspace: init, raise (pause), list, show, resolve by option, a
 # reject that loops back into re-scoping, and a batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,7 @@ step devrites-engine question raise --slice "3 — payments" --gate blocking \
   --question "Which currency rounding rule?" \
   --option "Banker's rounding — logic: unbiased · business: matches ledger" \
   --option "Round half up — simpler, biased upward on .5"
-step devrites-engine state check
+step devrites-engine questions list
 step devrites-engine questions show "$q1"
 step devrites-engine state resolve "$q1" 1
 
