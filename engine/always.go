@@ -26,6 +26,9 @@ func (e *Engine) alwaysRefusal(q Question, rules *Rules) error {
 	case strings.EqualFold(strings.TrimSpace(q.AlwaysApprove), "no"):
 		return mdstore.Errorf(ErrBadArgs, "%s was raised without the always-approve offer (always_approve: no)", q.QID).
 			Hint("answer it without --always")
+	case q.routed() && len(q.Route) > 1:
+		return mdstore.Errorf(ErrBadArgs, "%s is routed to %s: one of them cannot approve its breakpoint for all", q.QID, plural(len(q.Route), "responder")).
+			Hint("answer it without --always")
 	}
 	d := hardStop(e.AFK, Gatekeeping{Gate: q.Gate, Tags: q.Tags, Slice: q.Slice, Breakpoint: q.Breakpoint, Rules: rules})
 	switch {
@@ -86,7 +89,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err := e.alwaysRefusal(q, rules); err != nil {
 			return q, err
 		}
-		return q, e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, false, id)
+		return q, e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by, false, id)
 	}
 	var res *AlwaysResult
 	err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {

@@ -118,11 +118,12 @@ func (m *moreErrors) Error() string {
 }
 func (m *moreErrors) Unwrap() error { return m.first }
 
-// validate checks one resolution against the files: the qid heads one
-// block, and the question is open and the resolution valid for it, or (on
-// the command line) the question is already final with this very
-// resolution, which makes the command an identical re-run.
-func (e *Engine) validate(f *files, it Resolution, batch bool, where string) error {
+// validate checks one resolution by by against the files: the qid heads
+// one block, and the question is open and the resolution valid for it, or
+// (on the command line) the question is already final with this very
+// resolution, which makes the command an identical re-run. A routed
+// question takes only its responders' responses (validateResponse).
+func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) error {
 	b, err := e.lookup(f.questions, it.QID)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && batch:
@@ -131,6 +132,9 @@ func (e *Engine) validate(f *files, it Resolution, batch bool, where string) err
 		return fmt.Errorf("batch line %d: %w", it.Line, err)
 	case err != nil:
 		return err
+	}
+	if q := fromBlock(b, e.Now()); q.routed() && !b.Row() {
+		return e.validateResponse(b, q, it, by, batch, where)
 	}
 	r := resolution{kind: it.Kind, text: it.Text}
 	st := b.Value("status")

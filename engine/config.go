@@ -49,7 +49,7 @@ type AFK struct {
 func (a AFK) Failed(i int) bool { return i >= len(a.Warnings)-a.failed && i < len(a.Warnings) }
 
 // notifyEvents are the events notify_on may list.
-var notifyEvents = []string{"raised", "resolved", "dropped", "rejected", "reminder"}
+var notifyEvents = []string{"raised", "responded", "resolved", "dropped", "rejected", "reminder"}
 
 var yamlLine = regexp.MustCompile(`line ([0-9]+):?`)
 

@@ -199,6 +199,7 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 			Problem: fmt.Sprintf("%s: field \"sla\" has value %q, not none or a duration of at most 365d", b.QID, sla),
 			Mend:    "set it to none or a duration such as 15m, 4h, 24h, 7d"})
 	}
+	d.checkRouting(b, seen)
 	gate, ok := b.Get("gate")
 	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
 		gate, ok = headingGate(b), true // "## Q-002 validating"

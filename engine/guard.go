@@ -17,6 +17,7 @@ func (e *Engine) readable(w *wsFiles) error {
 	d := &doctor{e: e, errorsOnly: true}
 	d.checkState(w)
 	d.checkQuestions(w)
+	d.routingErrors(w)
 	for _, f := range d.findings {
 		if f.Severity != SevError || f.Kind == "duplicate-qid" {
 			continue

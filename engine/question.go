@@ -50,34 +50,42 @@ func validGate(g string) bool {
 
 // Question is a question block as callers and JSON see it.
 type Question struct {
-	QID              string   `json:"qid"`
-	Status           string   `json:"status"`
-	Slice            string   `json:"slice,omitempty"`
-	Gate             string   `json:"gate,omitempty"`
-	Question         string   `json:"question,omitempty"`
-	Options          []string `json:"options"`
-	Proposed         string   `json:"proposed,omitempty"`
-	SLA              string   `json:"sla,omitempty"`
-	RaisedAt         string   `json:"raised_at,omitempty"`
-	AnsweredAt       string   `json:"answered_at,omitempty"`
-	Answer           *string  `json:"answer,omitempty"`
-	Choice           *int     `json:"choice,omitempty"`
-	AnsweredBy       string   `json:"answered_by,omitempty"`
-	Auto             string   `json:"auto,omitempty"`
-	Provisional      bool     `json:"provisional,omitempty"`
-	Tags             []string `json:"tags,omitempty"`
-	Breakpoint       string   `json:"breakpoint,omitempty"`
-	Route            string   `json:"route,omitempty"`
-	BlockingSlices   string   `json:"blocking_slices,omitempty"`
-	Supersedes       string   `json:"supersedes,omitempty"`
-	Attempt          *int     `json:"attempt,omitempty"`
-	PreviousFeedback string   `json:"previous_feedback,omitempty"`
-	RemindedAt       string   `json:"reminded_at,omitempty"`
-	AlwaysApprove    string   `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
-	Overdue          bool     `json:"overdue"`
-	Awaited          bool     `json:"awaited,omitempty"` // the question state.md awaits (questions list)
+	QID         string   `json:"qid"`
+	Status      string   `json:"status"`
+	Slice       string   `json:"slice,omitempty"`
+	Gate        string   `json:"gate,omitempty"`
+	Question    string   `json:"question,omitempty"`
+	Options     []string `json:"options"`
+	Proposed    string   `json:"proposed,omitempty"`
+	SLA         string   `json:"sla,omitempty"`
+	RaisedAt    string   `json:"raised_at,omitempty"`
+	AnsweredAt  string   `json:"answered_at,omitempty"`
+	Answer      *string  `json:"answer,omitempty"`
+	Choice      *int     `json:"choice,omitempty"`
+	AnsweredBy  string   `json:"answered_by,omitempty"`
+	Auto        string   `json:"auto,omitempty"`
+	Provisional bool     `json:"provisional,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	Breakpoint  string   `json:"breakpoint,omitempty"`
+	Route       []string `json:"route,omitempty"`
+	// Strategy, Responses, Progress and WaitingFor are those of a routed
+	// question (route.go).
+	Strategy         string     `json:"strategy,omitempty"`
+	Responses        []Response `json:"responses,omitempty"`
+	Progress         string     `json:"progress,omitempty"`    // "2 of 3 responded; waiting for carol; …"
+	WaitingFor       []string   `json:"waiting_for,omitempty"` // routed responders yet to respond, while open
+	BlockingSlices   string     `json:"blocking_slices,omitempty"`
+	Supersedes       string     `json:"supersedes,omitempty"`
+	Attempt          *int       `json:"attempt,omitempty"`
+	PreviousFeedback string     `json:"previous_feedback,omitempty"`
+	RemindedAt       string     `json:"reminded_at,omitempty"`
+	AlwaysApprove    string     `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
+	Overdue          bool       `json:"overdue"`
+	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list)
 
 	Line int `json:"-"` // line of the heading in questions.md
+
+	responsesErr error // why the responses field does not read, if it does not
 }
 
 var optionNumber = regexp.MustCompile(`^\s*[0-9]+[.)]\s+`)
@@ -133,7 +141,11 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		case "breakpoint":
 			q.Breakpoint = v
 		case "route":
-			q.Route = v
+			q.Route = splitNames(v)
+		case "strategy":
+			q.Strategy = strings.TrimSpace(v)
+		case "responses":
+			q.Responses, q.responsesErr = parseResponses(v)
 		case "blockingslices":
 			q.BlockingSlices = v
 		case "supersedes":
@@ -163,6 +175,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		q.SLA = defaultSLA[q.Gate]
 	}
 	q.Overdue = q.overdue(now)
+	q.fillRouting()
 	return q
 }
 

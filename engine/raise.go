@@ -11,13 +11,17 @@ import (
 // RaiseRequest is a HITL checkpoint as an agent asks it. The JSON names are
 // those of `question raise --input`.
 type RaiseRequest struct {
-	Slice          string   `json:"slice"`
-	Gate           string   `json:"gate"`
-	Question       string   `json:"question"`
-	Options        []string `json:"options"`
-	Proposed       string   `json:"proposed"`
-	SLA            string   `json:"sla"`
-	Route          string   `json:"route"`
+	Slice    string   `json:"slice"`
+	Gate     string   `json:"gate"`
+	Question string   `json:"question"`
+	Options  []string `json:"options"`
+	Proposed string   `json:"proposed"`
+	SLA      string   `json:"sla"`
+	// Route names who answers (JSON: a list, or one string of names
+	// separated by commas); Strategy says how their responses decide:
+	// single (the default), first-response-wins, collect-all or quorum:N.
+	Route          Names    `json:"route"`
+	Strategy       string   `json:"strategy"`
 	Tags           []string `json:"tags"`
 	Breakpoint     string   `json:"breakpoint"`
 	BlockingSlices string   `json:"blocking_slices"`
@@ -49,8 +53,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	texts := []struct {
 		name string
 		v    *string
-	}{{"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--route", &r.Route},
-		{"--blocking-slices", &r.BlockingSlices}}
+	}{{"--question", &r.Question}, {"--proposed", &r.Proposed}, {"--blocking-slices", &r.BlockingSlices}}
 	if r.Answered != nil {
 		texts = append(texts, struct {
 			name string
@@ -71,7 +74,10 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "no question text"),
 			"pass --question, or --slice naming a tasks.md slice with a Checkpoint")
 	}
-	if r.Gate == "escalating" && blank(r.Route) {
+	if err := r.prepareRoute(); err != nil {
+		return err
+	}
+	if r.Gate == "escalating" && len(r.Route) == 0 {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "an escalating gate needs --route"), "name who it escalates to, e.g. --route security-oncall")
 	}
 	if r.SLA == "" {
@@ -280,7 +286,12 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		opt("tags", strings.Join(r.Tags, ", "))
 		opt("breakpoint", r.Breakpoint)
-		opt("route", r.Route)
+		if len(r.Route) > 0 {
+			// A route is always written with its strategy: a route without
+			// one is read as an older question's, which anyone may answer.
+			opt("route", strings.Join(r.Route, ", "))
+			opt("strategy", r.Strategy)
+		}
 		opt("blocking_slices", r.BlockingSlices)
 		if r.NoAlwaysApprove {
 			opt("always_approve", "no")

@@ -29,6 +29,12 @@ type Resolved struct {
 	StopReason   string `json:"stop_reason,omitempty"`
 	Unchanged    bool   `json:"unchanged,omitempty"` // an identical re-run
 	NextAction   string `json:"next_action,omitempty"`
+	// Response is the response this resolution recorded on a routed
+	// question (route.go); Status is "open" while the question waits for
+	// more, with Progress and WaitingFor saying for what.
+	Response   *Response `json:"response,omitempty"`
+	Progress   string    `json:"progress,omitempty"`
+	WaitingFor []string  `json:"waiting_for,omitempty"`
 }
 
 // ResolveResult is what `state resolve` reports.
@@ -40,6 +46,12 @@ type ResolveResult struct {
 type resolution struct {
 	kind, text string
 	choice     int
+}
+
+// firing is a notify event to fire once the lock is released.
+type firing struct {
+	event string
+	q     Question
 }
 
 // eventOf is the notify event of a final status.
@@ -101,15 +113,15 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 	if by == "" {
 		by = e.Actor
 	}
-	// done is what the transaction did: the result, and the questions whose
-	// event the hook hears once the lock is released.
+	// done is what the transaction did: the result, and the events the
+	// hook hears once the lock is released.
 	type done struct {
 		res   *ResolveResult
-		fired []Question
+		fired []firing
 	}
 	d, err := transact(ctx, e, func(f *files) (done, error) {
 		res := &ResolveResult{Resolved: []Resolved{}, Warnings: []string{}}
-		var fired []Question
+		var fired []firing
 		// Validate everything against the file before changing anything.
 		bad := slices.Clone(bad)
 		ids := make([]string, len(items)) // each item's qid as questions.md spells it
@@ -118,7 +130,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			if !ok[i] {
 				continue
 			}
-			if err := e.validate(f, it, batch, where(it)); err != nil {
+			if err := e.validate(f, it, by, batch, where(it)); err != nil {
 				if !batch {
 					return done{}, err
 				}
@@ -140,7 +152,25 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			b := f.questions.Find(it.QID)
 			r := Resolved{QID: it.QID, Status: it.Kind}
 			var q Question
-			if b.Value("status") == StatusOpen {
+			kind := it.Kind
+			if rq := fromBlock(b, e.Now()); rq.routed() && !b.Row() {
+				rr, err := e.respond(f, rq, it, by)
+				if err != nil {
+					return done{}, err
+				}
+				r.Response, r.Progress, r.WaitingFor, r.Unchanged = &rr.response, rr.q.Progress, rr.q.WaitingFor, rr.unchanged
+				if rr.q.Status == StatusOpen {
+					r.Status, r.State = StatusOpen, valueOf(f.state, "status")
+					r.StopReason, _ = stopReason(f.state)
+					res.Resolved = append(res.Resolved, r)
+					if !rr.unchanged {
+						fired = append(fired, firing{"responded", rr.q})
+					}
+					continue
+				}
+				q, kind = rr.q, rr.q.Status
+				r.Status = kind
+			} else if b.Value("status") == StatusOpen {
 				var err error
 				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text}, by, ""); err != nil {
 					return done{}, err
@@ -154,7 +184,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			if q.Answer != nil {
 				r.Answer = *q.Answer
 			}
-			updated, warn := e.resolveState(f, q, it.Kind, r.Unchanged)
+			updated, warn := e.resolveState(f, q, kind, r.Unchanged)
 			r.StateUpdated = updated
 			r.State = valueOf(f.state, "status")
 			r.StopReason, _ = stopReason(f.state)
@@ -166,7 +196,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			}
 			res.Resolved = append(res.Resolved, r)
 			if !r.Unchanged {
-				fired = append(fired, q)
+				fired = append(fired, firing{eventOf[q.Status], q})
 			}
 		}
 		return done{res, fired}, nil
@@ -175,8 +205,8 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		return nil, err
 	}
 	res := d.res
-	for _, q := range d.fired {
-		res.Warnings = append(res.Warnings, e.fire(ctx, eventOf[q.Status], q)...)
+	for _, ev := range d.fired {
+		res.Warnings = append(res.Warnings, e.fire(ctx, ev.event, ev.q)...)
 	}
 	return res, nil
 }
@@ -284,7 +314,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 func decisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
-var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "auto", "answered_at"}
+var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "auto", "answered_at", "strategy", "responses"}
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {

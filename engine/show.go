@@ -16,7 +16,9 @@ import (
 //	  3. Something else — I'll describe it
 //	attempt 2, superseding q-2026-11-29-001; its feedback: "partial refunds are separate"
 //	provisional: the agent builds on option 1 until a person validates it
-//	tags: billing · breakpoint: slice-3.blocking · route: security-oncall
+//	tags: billing · breakpoint: slice-3.blocking · route: alice, bob, carol (quorum:2)
+//	responses: 1 of 3 responded; waiting for bob, carol; quorum 2 needs one more agreeing answer
+//	  2026-11-29T14:05:00Z alice answered (option 1): Banker's rounding
 //	raised 2026-11-29T14:02:11Z (age 1h) — overdue
 //	resolve: devrites-engine state resolve q-2026-11-29-004 "<answer>"
 //
@@ -70,8 +72,8 @@ func (q Question) Text(now time.Time) string {
 	if q.Breakpoint != "" {
 		about = append(about, "breakpoint: "+q.Breakpoint)
 	}
-	if q.Route != "" {
-		about = append(about, "route: "+q.Route)
+	if len(q.Route) > 0 {
+		about = append(about, "route: "+routeText(q))
 	}
 	if q.BlockingSlices != "" {
 		about = append(about, "blocks slices: "+q.BlockingSlices)
@@ -79,6 +81,7 @@ func (q Question) Text(now time.Time) string {
 	if len(about) > 0 {
 		b.WriteString(strings.Join(about, " · ") + "\n")
 	}
+	b.WriteString(q.responsesText())
 	if q.RaisedAt != "" && q.Status == StatusOpen {
 		line := "raised " + q.RaisedAt + " (age " + q.Age(now) + ")"
 		if q.Overdue {

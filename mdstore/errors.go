@@ -33,6 +33,7 @@ const (
 	LiftStop              // a person lifts the stop
 	UpgradeEngine         // a newer binary wrote the workspace
 	ShowAFK               // see what the AFK file does
+	RespondAs             // answer as one of a routed question's responders (Error.Subject: its qid)
 )
 
 // Error is a failure of a kind: its message is the decisive text alone, and

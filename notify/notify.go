@@ -50,11 +50,31 @@ type Event struct {
 	// AnswerURL is the question's capability link on `devrites-engine
 	// serve`, when serve_url is configured and the question is open.
 	AnswerURL string `json:"answer_url,omitempty"`
+	// Route and Strategy are those of a routed question; Responses are its
+	// responses in the order they came (the last is Responder's, whose
+	// response this event is about), and Progress says where they stand:
+	// "1 of 3 responded; waiting for bob, carol".
+	Route     []string   `json:"route,omitempty"`
+	Strategy  string     `json:"strategy,omitempty"`
+	Responder string     `json:"responder,omitempty"`
+	Progress  string     `json:"progress,omitempty"`
+	Responses []Response `json:"responses,omitempty"`
+}
+
+// Response is one routed responder's response.
+type Response struct {
+	By     string `json:"by"`
+	At     string `json:"at,omitempty"`
+	Status string `json:"status"`
+	Choice int    `json:"choice,omitempty"`
+	Answer string `json:"answer"`
 }
 
 // Env returns the variables the hook gets, as KEY=value strings.
-// DEVRITES_ALWAYS_APPROVE is set only when the question offers it, and
-// DEVRITES_ANSWER_URL only when there is an answer link.
+// DEVRITES_ALWAYS_APPROVE is set only when the question offers it,
+// DEVRITES_ANSWER_URL only when there is an answer link, and
+// DEVRITES_ROUTE (the names joined by commas), DEVRITES_STRATEGY,
+// DEVRITES_RESPONDER and DEVRITES_PROGRESS only for a routed question.
 func (e Event) Env() []string {
 	env := []string{
 		"DEVRITES_QID=" + e.QID,
@@ -74,6 +94,12 @@ func (e Event) Env() []string {
 	}
 	if e.AnswerURL != "" {
 		env = append(env, "DEVRITES_ANSWER_URL="+e.AnswerURL)
+	}
+	for _, v := range []struct{ name, value string }{{"ROUTE", strings.Join(e.Route, ",")}, {"STRATEGY", e.Strategy},
+		{"RESPONDER", e.Responder}, {"PROGRESS", e.Progress}} {
+		if v.value != "" {
+			env = append(env, "DEVRITES_"+v.name+"="+v.value)
+		}
 	}
 	return env
 }

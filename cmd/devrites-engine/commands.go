@@ -45,7 +45,8 @@ func coreCommands() []*cli.Command {
 					&cli.StringSliceFlag{Name: "option", Usage: "an option, recommended first (1 to 3)"},
 					&cli.StringFlag{Name: "proposed", Usage: "best-guess answer (default: option 1)"},
 					&cli.StringFlag{Name: "sla", Usage: "none, 15m, 4h, 24h … (default by gate)"},
-					&cli.StringFlag{Name: "route", Usage: "who an escalating gate goes to"},
+					&cli.StringSliceFlag{Name: "route", Usage: "who answers (repeatable; owner: whoever runs the project, any: anyone); required for escalating"},
+					&cli.StringFlag{Name: "strategy", Usage: "how the routed responders decide: single, first-response-wins, collect-all or quorum:N (default single)"},
 					&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
 					&cli.StringFlag{Name: "breakpoint", Usage: "breakpoint id (default: from slice and gate)"},
 					&cli.StringFlag{Name: "blocking-slices", Usage: "slices this blocks, e.g. \"3, 4\""},
@@ -164,11 +165,11 @@ func cmdRaise(c *cli.Context) error {
 		}
 		if err := decodeRaise(b, &r); err != nil {
 			return mdstore.WithHint(fmt.Errorf("--input %s: %w", in, err),
-				`a JSON object with fields: slice gate question options[] proposed sla route tags[] breakpoint blocking_slices answered choice`)
+				`a JSON object with fields: slice gate question options[] proposed sla route[] strategy tags[] breakpoint blocking_slices answered choice`)
 		}
 	}
 	for name, dst := range map[string]*string{"slice": &r.Slice, "gate": &r.Gate, "question": &r.Question, "proposed": &r.Proposed,
-		"sla": &r.SLA, "route": &r.Route, "breakpoint": &r.Breakpoint, "blocking-slices": &r.BlockingSlices} {
+		"sla": &r.SLA, "strategy": &r.Strategy, "breakpoint": &r.Breakpoint, "blocking-slices": &r.BlockingSlices} {
 		if c.IsSet(name) {
 			*dst = c.String(name)
 		}
@@ -178,6 +179,9 @@ func cmdRaise(c *cli.Context) error {
 	}
 	if c.IsSet("tag") {
 		r.Tags = c.StringSlice("tag")
+	}
+	if c.IsSet("route") {
+		r.Route = c.StringSlice("route")
 	}
 	if c.IsSet("answered") {
 		v := c.String("answered")
@@ -433,19 +437,39 @@ func cmdResolve(c *cli.Context) error {
 	return nil
 }
 
-// resolvedText is what state resolve prints for people.
+// resolvedText is what state resolve prints for people. A response to a
+// routed question that leaves it open says so, and what it still waits for:
+//
+//	q-2026-11-29-001 response by alice recorded: answered (option 1): Banker's rounding
+//	still open: 1 of 3 responded; waiting for bob, carol
 func resolvedText(res *engine.ResolveResult) string {
 	var b strings.Builder
 	for _, r := range res.Resolved {
-		choice := ""
-		if r.Choice != nil {
-			choice = " (option " + strconv.Itoa(*r.Choice) + ")"
-		}
 		again := ""
 		if r.Unchanged {
 			again = " (already recorded)"
 		}
+		if p := r.Response; p != nil && r.Status == engine.StatusOpen {
+			choice := ""
+			if p.Choice != 0 {
+				choice = " (option " + strconv.Itoa(p.Choice) + ")"
+			}
+			recorded := "recorded"
+			if r.Unchanged {
+				recorded = "already recorded"
+			}
+			fmt.Fprintf(&b, "%s response by %s %s: %s%s: %s\n", r.QID, p.By, recorded, p.Status, choice, oneLine(p.Answer))
+			fmt.Fprintf(&b, "still open: %s\n", r.Progress)
+			continue
+		}
+		choice := ""
+		if r.Choice != nil {
+			choice = " (option " + strconv.Itoa(*r.Choice) + ")"
+		}
 		fmt.Fprintf(&b, "%s %s%s%s: %s\n", r.QID, r.Status, choice, again, oneLine(r.Answer))
+		if r.Progress != "" {
+			fmt.Fprintf(&b, "responses: %s\n", r.Progress)
+		}
 		switch {
 		case r.State == engine.CursorBlocked:
 			fmt.Fprintf(&b, "state: blocked (%s); a person lifts the stop: devrites-engine state resume\n", r.StopReason)

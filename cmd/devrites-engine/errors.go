@@ -127,6 +127,8 @@ func remedy(r mdstore.Remedy, subject string) string {
 		return "upgrade devrites-engine"
 	case mdstore.ShowAFK:
 		return "see what it does: devrites-engine afk status"
+	case mdstore.RespondAs:
+		return "answer as one of them: devrites-engine state resolve --by <name> " + subject + ` "<answer>" (or set DEVRITES_ACTOR)`
 	}
 	return ""
 }

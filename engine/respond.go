@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// respondResult is what one response to a routed question did.
+type respondResult struct {
+	q         Question // the question as it now reads: open, or final
+	response  Response // the response recorded, or the identical one already there
+	unchanged bool     // nothing was written: an identical response, or a re-run
+}
+
+// validateResponse checks a resolution by by of the routed question q (in
+// block b): by is one of its responders, and the response is valid for the
+// question; a final question takes again only a responder's own identical
+// response (an identical re-run, never in a batch), and anything else is a
+// conflict, as for any final question.
+func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, batch bool, where string) error {
+	rt, err := q.routing()
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	who, ok := rt.responder(by)
+	if !ok {
+		return mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
+			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
+			Fix(mdstore.RespondAs, q.QID)
+	}
+	want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
+	if q.Status == StatusOpen {
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		return nil
+	}
+	if batch {
+		return mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, q.Status).Hint("remove the line; a batch applies only to open questions")
+	}
+	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
+		return nil
+	}
+	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, q.Status, oneLine(b.Value("answer"))),
+		"a final question is not resolved again; raise a new question if the decision changed")
+}
+
+func responseOf(who, kind string, r resolution) Response {
+	return Response{By: who, Status: kind, Choice: r.choice, Answer: r.text}
+}
+
+// respond records a response of by to the routed question q, which
+// validateResponse accepted, and makes the question final when its
+// strategy says so: then the final status, answer and choice are written as
+// any resolution writes them, with answered_by naming who decided. A
+// different response from someone who has responded replaces theirs (it
+// moves to the end: the list is in the order of the latest responses); an
+// identical one writes nothing. While the question stays open, state.md
+// keeps its pause and gets only a Log line.
+func (e *Engine) respond(f *files, q Question, it Resolution, by string) (respondResult, error) {
+	rt, err := q.routing()
+	if err != nil {
+		return respondResult{}, err
+	}
+	who, _ := rt.responder(by)
+	b := f.questions.Find(q.QID)
+	rv, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
+	if err != nil {
+		return respondResult{}, fmt.Errorf("%s: %w", q.QID, err)
+	}
+	resp := responseOf(who, it.Kind, rv)
+	resp.At = e.timestamp()
+	i := rt.find(who)
+	if q.Status != StatusOpen || i >= 0 && resp.same(rt.responses[i]) {
+		if q.Status != StatusOpen {
+			e.completeDecision(f, q.QID)
+		}
+		return respondResult{q: q, response: rt.responses[i], unchanged: true}, nil
+	}
+	rt.responses = slices.Clone(rt.responses)
+	if i >= 0 {
+		rt.responses = slices.Delete(rt.responses, i, i+1)
+	}
+	rt.responses = append(rt.responses, resp)
+	if err := f.questions.Set(q.QID, mdstore.KV{Key: "responses", Value: encodeResponses(rt.responses)}); err != nil {
+		return respondResult{}, err
+	}
+	v := rt.outcome()
+	if !v.final {
+		open := fromBlock(f.questions.Find(q.QID), e.Now())
+		f.state.AppendLog(e.logLine(f.state, "response to "+q.QID+": "+who+" "+it.Kind+"; "+open.Progress))
+		return respondResult{q: open, response: resp}, nil
+	}
+	final, err := e.answer(f, q.QID, resolution{kind: v.status, text: v.text, choice: v.choice}, strings.Join(v.by, ", "), "")
+	if err != nil {
+		return respondResult{}, err
+	}
+	final.fillRouting()
+	return respondResult{q: final, response: resp}, nil
+}

@@ -1,0 +1,632 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/notify"
+)
+
+// Routing: a question raised with a route goes to the people it names, and
+// its strategy says how their responses decide it.
+//
+// A block with a route: field and a strategy: field is routed: each
+// resolution of it is a response from one responder, kept in the block's
+// responses: field (a record list, mdstore.EncodeRecords), and the question
+// becomes final when its strategy says so. A block with a route but no
+// strategy was written before routing was enforced (by DevRites, whose
+// escalating gates name a specialist, or by an older engine): its route
+// says who was paged, and anyone may answer it, as before.
+//
+// The route words "owner" (whoever runs the project) and "any" are no
+// one's name: while the route holds one, anyone may respond, and each such
+// word stands for one responder the route does not name.
+
+// Strategies.
+const (
+	StrategySingle     = "single"
+	StrategyFirstWins  = "first-response-wins"
+	StrategyCollectAll = "collect-all"
+	StrategyQuorum     = "quorum" // written quorum:N
+)
+
+// Route words that are no one's name.
+const (
+	RouteOwner = "owner"
+	RouteAny   = "any"
+)
+
+// strategy is a parsed strategy: its name, and N for a quorum.
+type strategy struct {
+	name string
+	n    int
+}
+
+func (s strategy) String() string {
+	if s.name == StrategyQuorum {
+		return StrategyQuorum + ":" + strconv.Itoa(s.n)
+	}
+	return s.name
+}
+
+// parseStrategy reads single, first-response-wins, collect-all or
+// quorum:N, in any case and with spaces around the parts.
+func parseStrategy(s string) (strategy, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "" {
+		return strategy{name: StrategySingle}, nil
+	}
+	switch v {
+	case StrategySingle, StrategyFirstWins, StrategyCollectAll:
+		return strategy{name: v}, nil
+	}
+	name, n, found := strings.Cut(v, ":")
+	if strings.TrimSpace(name) != StrategyQuorum {
+		return strategy{}, mdstore.Errorf(ErrBadArgs, "unknown strategy %q", oneLine(s)).
+			Hint("use single, first-response-wins, collect-all or quorum:N")
+	}
+	n = strings.TrimSpace(n)
+	if !found || !isNumber(n) {
+		return strategy{}, mdstore.Errorf(ErrBadArgs, "strategy %q: a quorum needs a number, as in quorum:2", oneLine(s))
+	}
+	k, err := strconv.Atoi(n)
+	if err != nil || k > 1000 {
+		k = 1001 // however large: more than a route can hold
+	}
+	return strategy{name: StrategyQuorum, n: k}, nil
+}
+
+// Names is a list of names that JSON gives as a list or as one string of
+// comma-separated names ("alice, bob").
+type Names []string
+
+// UnmarshalJSON reads a string or a list of strings.
+func (n *Names) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*n = Names{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		*n = list
+		return nil
+	}
+	return mdstore.Errorf(ErrBadArgs, "field \"route\" must be a name, \"a, b\" or a list of names")
+}
+
+// splitNames reads a comma-separated list of names, without blanks.
+func splitNames(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isRouteWord reports whether a route entry is owner or any.
+func isRouteWord(s string) bool {
+	return strings.EqualFold(s, RouteOwner) || strings.EqualFold(s, RouteAny)
+}
+
+// prepareRoute checks the route and the strategy of a raise: names are one
+// line each, without commas (split on them), and none twice; the strategy
+// is known, and a quorum is between 1 and the number of routed responders.
+func (r *RaiseRequest) prepareRoute() error {
+	var route Names
+	for _, given := range r.Route {
+		entry, err := cleanText("--route", given)
+		if err != nil {
+			return err
+		}
+		for _, name := range splitNames(entry) {
+			if strings.Contains(name, "\n") {
+				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", oneLine(name)).Hint("a route names people or roles, one line each")
+			}
+			if isRouteWord(name) {
+				name = strings.ToLower(name)
+			}
+			if i := slices.IndexFunc(route, func(x string) bool { return strings.EqualFold(x, name) }); i >= 0 {
+				return mdstore.Errorf(ErrBadArgs, "--route %s is given twice", name).Hint("name each responder once")
+			}
+			route = append(route, name)
+		}
+	}
+	r.Route = route
+	st, err := cleanText("--strategy", r.Strategy)
+	if err != nil {
+		return err
+	}
+	s, err := parseStrategy(st)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(route) == 0 && s.name != StrategySingle:
+		return mdstore.Errorf(ErrBadArgs, "strategy %s without a route", s).
+			Hint("a strategy says how the answers of the people the question is routed to decide it; name them with --route")
+	case s.name == StrategyQuorum && (s.n < 1 || s.n > len(route)):
+		return mdstore.Errorf(ErrBadArgs, "strategy %s: the route has %s", s, plural(len(route), "responder")).
+			Hint("a quorum is from 1 to the number of routed responders")
+	}
+	r.Strategy = s.String()
+	return nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// Response is one routed responder's answer, rejection or drop, as the
+// responses field keeps it.
+type Response struct {
+	By     string `json:"by"`
+	At     string `json:"at,omitempty"`
+	Status string `json:"status"` // answered, rejected or dropped
+	Choice int    `json:"choice,omitempty"`
+	Answer string `json:"answer"`
+	extra  []mdstore.KV // fields of a later version, kept as they are
+}
+
+// same reports whether r says what o says: the same verdict and text, and
+// the same option when r picks one.
+func (r Response) same(o Response) bool {
+	return r.Status == o.Status && r.Answer == o.Answer && (r.Choice == 0 || r.Choice == o.Choice)
+}
+
+// encodeResponses is the value of the responses field.
+func encodeResponses(rs []Response) string {
+	recs := make([][]mdstore.KV, len(rs))
+	for i, r := range rs {
+		kvs := []mdstore.KV{{Key: "by", Value: r.By}, {Key: "at", Value: r.At}, {Key: "status", Value: r.Status}}
+		if r.Choice != 0 {
+			kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.Choice)})
+		}
+		kvs = append(kvs, mdstore.KV{Key: "answer", Value: r.Answer})
+		recs[i] = append(kvs, r.extra...)
+	}
+	return mdstore.EncodeRecords(recs)
+}
+
+// parseResponses reads the responses field.
+func parseResponses(v string) ([]Response, error) {
+	recs, err := mdstore.ParseRecords(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Response, 0, len(recs))
+	for i, rec := range recs {
+		var r Response
+		for _, kv := range rec {
+			switch mdstore.NormKey(kv.Key) {
+			case "by":
+				r.By = strings.TrimSpace(kv.Value)
+			case "at":
+				r.At = kv.Value
+			case "status":
+				r.Status = strings.TrimSpace(kv.Value)
+			case "choice":
+				n, err := strconv.Atoi(strings.TrimSpace(kv.Value))
+				if err != nil || n < 1 {
+					return nil, mdstore.Errorf(ErrMalformed, "response %d: choice %q is not an option number", i+1, kv.Value)
+				}
+				r.Choice = n
+			case "answer":
+				r.Answer = kv.Value
+			default:
+				r.extra = append(r.extra, kv)
+			}
+		}
+		switch {
+		case r.By == "":
+			return nil, mdstore.Errorf(ErrMalformed, "response %d has no \"by\"", i+1)
+		case r.Status != StatusAnswered && r.Status != StatusRejected && r.Status != StatusDropped:
+			return nil, mdstore.Errorf(ErrMalformed, "response %d (by %s): status %q is not answered, rejected or dropped", i+1, r.By, r.Status)
+		case slices.ContainsFunc(out, func(o Response) bool { return strings.EqualFold(o.By, r.By) }):
+			return nil, mdstore.Errorf(ErrMalformed, "response %d: %s has responded twice", i+1, r.By)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// routing is what decides a routed question: who may respond, how, and
+// what they said.
+type routing struct {
+	route     []string
+	strat     strategy
+	responses []Response
+	options   []string
+}
+
+// routed reports whether the question takes responses: it has a route and
+// a strategy (see the top of this file).
+func (q Question) routed() bool { return len(q.Route) > 0 && q.Strategy != "" }
+
+// routing returns what decides the question, or why its fields cannot
+// (an unknown strategy, a quorum larger than the route, responses that do
+// not read).
+func (q Question) routing() (routing, error) {
+	s, err := parseStrategy(q.Strategy)
+	if err != nil {
+		return routing{}, mdstore.Errorf(ErrMalformed, "%v", err)
+	}
+	if s.name == StrategyQuorum && (s.n < 1 || s.n > len(q.Route)) {
+		return routing{}, mdstore.Errorf(ErrMalformed, "strategy %s, but the route has %s", s, plural(len(q.Route), "responder"))
+	}
+	if q.responsesErr != nil {
+		return routing{}, q.responsesErr
+	}
+	return routing{route: q.Route, strat: s, responses: q.Responses, options: q.Options}, nil
+}
+
+// named returns the route's spelling of name when the route names it.
+func (rt routing) named(name string) (string, bool) {
+	for _, r := range rt.route {
+		if !isRouteWord(r) && strings.EqualFold(r, name) {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// responder returns who a response from by is recorded as, and whether by
+// may respond: a name of the route (as the route spells it), or anyone
+// while the route holds owner or any.
+func (rt routing) responder(by string) (string, bool) {
+	if r, ok := rt.named(by); ok {
+		return r, true
+	}
+	return by, slices.ContainsFunc(rt.route, isRouteWord)
+}
+
+// find returns the index of who's response, or -1.
+func (rt routing) find(who string) int {
+	return slices.IndexFunc(rt.responses, func(r Response) bool { return strings.EqualFold(r.By, who) })
+}
+
+// slots counts the routed responders who have responded, and lists those
+// still awaited in route order. A response from someone the route does
+// not name fills an owner or any entry.
+func (rt routing) slots() (responded int, waiting []string) {
+	unnamed := 0
+	for _, r := range rt.responses {
+		if _, ok := rt.named(r.By); !ok {
+			unnamed++
+		}
+	}
+	for _, entry := range rt.route {
+		switch {
+		case isRouteWord(entry) && unnamed > 0:
+			unnamed--
+			responded++
+		case !isRouteWord(entry) && rt.find(entry) >= 0:
+			responded++
+		default:
+			waiting = append(waiting, entry)
+		}
+	}
+	return responded, waiting
+}
+
+// verdict is what the responses decide: nothing yet (final false, need
+// says what is missing), or the question's final status with its answer,
+// choice and who decided it.
+type verdict struct {
+	final  bool
+	status string
+	choice int
+	text   string
+	by     []string
+	need   string
+}
+
+// group is the answers that agree: the same option, or the same text.
+type group struct {
+	choice int    // the option, or 0 for text
+	text   string // the text, when choice is 0
+	by     []string
+	first  int // index of its first response
+}
+
+// optionOf is the option an answer states: the one it picked, or the one
+// whose title or whole text it is (in any case); 0 when it is other text.
+// The escape hatch is never stated by text: text describing it is its own.
+func (rt routing) optionOf(r Response) int {
+	if r.Choice != 0 {
+		return r.Choice
+	}
+	t := strings.TrimSpace(r.Answer)
+	for i, o := range rt.options {
+		if strings.HasPrefix(strings.ToLower(optionTitle(o)), "something else") {
+			continue
+		}
+		if strings.EqualFold(t, optionTitle(o)) || strings.EqualFold(t, o) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// groups gathers the answered responses that agree, the strongest first:
+// more responses, then an option before text, then the lower option
+// number, then the earlier response.
+func (rt routing) groups() []group {
+	var gs []group
+	for i, r := range rt.responses {
+		if r.Status != StatusAnswered {
+			continue
+		}
+		c := rt.optionOf(r)
+		k := slices.IndexFunc(gs, func(g group) bool { return g.choice == c && (c != 0 || g.text == r.Answer) })
+		if k < 0 {
+			gs = append(gs, group{choice: c, text: r.Answer, first: i})
+			k = len(gs) - 1
+		}
+		gs[k].by = append(gs[k].by, r.By)
+	}
+	slices.SortStableFunc(gs, func(a, b group) int {
+		switch {
+		case len(a.by) != len(b.by):
+			return len(b.by) - len(a.by)
+		case (a.choice == 0) != (b.choice == 0):
+			if a.choice == 0 {
+				return 1
+			}
+			return -1
+		case a.choice != b.choice:
+			return a.choice - b.choice
+		}
+		return a.first - b.first
+	})
+	return gs
+}
+
+// answered is the verdict of an agreeing group.
+func (g group) answered() verdict {
+	v := verdict{final: true, status: StatusAnswered, choice: g.choice, by: g.by}
+	if g.choice == 0 {
+		v.text = g.text
+	}
+	return v
+}
+
+// outcome applies the strategy to the responses.
+func (rt routing) outcome() verdict {
+	_, waiting := rt.slots()
+	switch rt.strat.name {
+	case StrategyCollectAll:
+		if len(waiting) > 0 {
+			return verdict{}
+		}
+		var rejected []Response
+		for _, r := range rt.responses {
+			if r.Status == StatusRejected {
+				rejected = append(rejected, r)
+			}
+		}
+		if len(rejected) > 0 {
+			return verdict{final: true, status: StatusRejected, text: feedback(rejected, false), by: names(rejected)}
+		}
+		if gs := rt.groups(); len(gs) > 0 {
+			return gs[0].answered()
+		}
+		return verdict{final: true, status: StatusDropped, text: feedback(rt.responses, false), by: names(rt.responses)}
+	case StrategyQuorum:
+		best := 0
+		gs := rt.groups()
+		if len(gs) > 0 {
+			best = len(gs[0].by)
+		}
+		switch {
+		case best >= rt.strat.n:
+			return gs[0].answered()
+		case best+len(waiting) >= rt.strat.n:
+			more := rt.strat.n - best
+			need := "one more agreeing answer"
+			if more > 1 {
+				need = strconv.Itoa(more) + " more agreeing answers"
+			}
+			return verdict{need: "quorum " + strconv.Itoa(rt.strat.n) + " needs " + need}
+		}
+		// No quorum can be reached any more.
+		status := StatusDropped
+		for _, r := range rt.responses {
+			if r.Status != StatusDropped {
+				status = StatusRejected
+			}
+		}
+		return verdict{final: true, status: status, text: feedback(rt.responses, status == StatusRejected), by: names(rt.responses)}
+	}
+	// single and first-response-wins: the first response decides.
+	if len(rt.responses) == 0 {
+		return verdict{need: "the first response decides"}
+	}
+	r := rt.responses[0]
+	v := verdict{final: true, status: r.Status, choice: r.Choice, text: r.Answer, by: []string{r.By}}
+	if r.Choice != 0 {
+		v.text = "" // the option's title, as a resolution that picks it writes
+	}
+	return v
+}
+
+func names(rs []Response) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.By
+	}
+	return out
+}
+
+// feedback joins the texts of responses, each line naming its author
+// ("alice: too risky"). With verdicts, each line also says what the
+// response was ("bob (answered option 2): Round half up"), for a quorum
+// that failed on answers that did not agree as much as on rejections.
+func feedback(rs []Response, verdicts bool) string {
+	var lines []string
+	for _, r := range rs {
+		who := r.By
+		if verdicts && r.Status != StatusRejected {
+			who += " (" + r.Status
+			if r.Choice != 0 {
+				who += " option " + strconv.Itoa(r.Choice)
+			}
+			who += ")"
+		}
+		for _, l := range strings.Split(strings.TrimRight(r.Answer, "\n"), "\n") {
+			lines = append(lines, who+": "+l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// progress says where the responses stand: "2 of 3 responded; waiting for
+// carol; quorum 2 needs one more agreeing answer" while the question is
+// open, "3 of 3 responded" once it is final.
+func (rt routing) progress(open bool) string {
+	responded, waiting := rt.slots()
+	s := fmt.Sprintf("%d of %d responded", responded, len(rt.route))
+	if !open {
+		return s
+	}
+	if len(waiting) > 0 {
+		s += "; waiting for " + strings.Join(waiting, ", ")
+	}
+	if v := rt.outcome(); v.need != "" {
+		s += "; " + v.need
+	}
+	return s
+}
+
+// fillRouting sets the routed question's Progress and WaitingFor from its
+// responses; a question whose routing fields do not read (doctor reports
+// them) gets neither.
+func (q *Question) fillRouting() {
+	q.Progress, q.WaitingFor = "", nil
+	if !q.routed() {
+		return
+	}
+	rt, err := q.routing()
+	if err != nil {
+		return
+	}
+	open := q.Status == StatusOpen
+	q.Progress = rt.progress(open)
+	if _, waiting := rt.slots(); open {
+		q.WaitingFor = waiting
+	}
+}
+
+// routeText is the route as questions show prints it: the names, and the
+// strategy when it is not single.
+func routeText(q Question) string {
+	s := strings.Join(q.Route, ", ")
+	if q.Strategy != "" && !strings.EqualFold(q.Strategy, StrategySingle) {
+		s += " (" + q.Strategy + ")"
+	}
+	return s
+}
+
+// responsesText is the lines of questions show about a routed question's
+// responses: where they stand, then each one.
+//
+//	responses: 1 of 3 responded; waiting for bob, carol
+//	  2026-11-29T14:05:00Z alice answered (option 1): Banker's rounding
+func (q Question) responsesText() string {
+	if q.Progress == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("responses: " + q.Progress + "\n")
+	for _, r := range q.Responses {
+		line := strings.TrimSpace(r.At+" "+r.By) + " " + r.Status
+		if r.Choice != 0 {
+			line += " (option " + strconv.Itoa(r.Choice) + ")"
+		}
+		text := quoteLines(r.Answer)
+		if !strings.HasPrefix(text, "\n") {
+			text = " " + text
+		}
+		b.WriteString("  " + line + ":" + text + "\n")
+	}
+	return b.String()
+}
+
+// routeEvent tells the hook a question's route, strategy and responses;
+// the responder is the one whose response came last.
+func routeEvent(ev *notify.Event, q Question) {
+	ev.Route, ev.Strategy, ev.Progress = q.Route, q.Strategy, q.Progress
+	for _, r := range q.Responses {
+		ev.Responses = append(ev.Responses, notify.Response{By: r.By, At: r.At, Status: r.Status, Choice: r.Choice, Answer: r.Answer})
+		ev.Responder = r.By
+	}
+}
+
+// checkRouting reports routing fields that do not read: an unknown
+// strategy, a quorum larger than the route, responses that are not a
+// record list of responses (errors: the engine would decide the question
+// wrongly, so it writes nothing while they stand); and a strategy without
+// a route, which routes nothing (a warning). seen holds each field's line.
+func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
+	const file = mdstore.QuestionsFile
+	strat, hasStrategy := b.Get("strategy")
+	route := splitNames(b.Value("route"))
+	if !hasStrategy {
+		return
+	}
+	if len(route) == 0 {
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen["strategy"],
+			Problem: fmt.Sprintf("%s: strategy %q without a route: anyone may answer it", b.QID, strat),
+			Mend:    "add \"route: <names>\", or delete the strategy"})
+		return
+	}
+	s, err := parseStrategy(strat)
+	switch {
+	case err != nil:
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
+			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
+			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
+	case s.name == StrategyQuorum && (s.n < 1 || s.n > len(route)):
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
+			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
+			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})
+	}
+	if v, ok := b.Get("responses"); ok {
+		if _, err := parseResponses(v); err != nil {
+			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["responses"],
+				Problem: fmt.Sprintf("%s: field \"responses\": %v", b.QID, err),
+				Mend:    "write each response as \"- by: <name>\" with at, status (answered, rejected or dropped), choice and answer indented under it"})
+		}
+	}
+}
+
+// routingErrors is the write guard's check of routing fields (checkRouting's
+// errors): only a file that holds a strategy field pays for it, and only
+// its blocks with one are read.
+func (d *doctor) routingErrors(w *wsFiles) {
+	if !w.hasQ || !bytes.Contains(w.origQ, []byte("strategy:")) {
+		return
+	}
+	for _, b := range w.questions.Blocks() {
+		if _, ok := b.Peek("strategy"); !ok[0] || b.Row() {
+			continue
+		}
+		seen := map[string]int{}
+		for _, f := range b.Fields() {
+			if k := mdstore.NormKey(f.Key); seen[k] == 0 {
+				seen[k] = f.Line()
+			}
+		}
+		d.checkRouting(b, seen)
+	}
+}
