@@ -105,6 +105,11 @@ func Find(loc Locator) (*Workspace, error) {
 	return ws, nil
 }
 
+// DevritesDir finds the .devrites directory as Find does, without picking
+// a feature: Root, else a walk up from Dir (Workspace and Slug are not
+// read).
+func DevritesDir(loc Locator) (string, error) { return devritesDir(loc) }
+
 // devritesDir finds the .devrites directory from --root or by walking up.
 func devritesDir(loc Locator) (string, error) {
 	if loc.Root != "" {

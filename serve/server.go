@@ -1,0 +1,298 @@
+package serve
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/devrites/devrites-engine/caplink"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+// Defaults of Config.
+const (
+	DefaultRate  = 3  // requests a second, per client address, refilled
+	DefaultBurst = 30 // requests a client may make at once
+	DefaultPoll  = time.Second
+)
+
+// Config is what a Server serves and how.
+type Config struct {
+	// Roots are project directories (each holding .devrites) or their
+	// .devrites directories. Every workspace under .devrites/work and
+	// .devrites/features of each is served.
+	Roots []string
+	// Now is the clock of ages, SLAs and answers (DEVRITES_NOW); nil is
+	// the wall clock.
+	Now func() time.Time
+	// LockTimeout is how long an answer waits for the workspace lock.
+	LockTimeout time.Duration
+	// AllowRemote turns off the check that a request names a loopback
+	// host (which stops DNS rebinding while only loopback is served).
+	AllowRemote bool
+	// TLS says that the server is reached over TLS: cookies are Secure.
+	TLS bool
+	// Rate and Burst size the token bucket of each client address; zero
+	// takes the defaults.
+	Rate  float64
+	Burst int
+	// Poll is how often live updates look at the files; zero takes the
+	// default.
+	Poll time.Duration
+	// Logf, when set, is told of every answer recorded and every failure
+	// of the server itself (status 500).
+	Logf func(format string, args ...any)
+}
+
+// Server serves the inbox and the question pages of the workspaces of its
+// projects. It is an http.Handler.
+type Server struct {
+	cfg      Config
+	projects []*project
+	pages    *template.Template
+	limit    *limiter
+	handler  http.Handler
+	done     chan struct{}
+	close    sync.Once
+}
+
+// project is one root: its .devrites directory and key.
+type project struct {
+	dir      string // the project directory, as tokens are made over it
+	devrites string
+	name     string // its base name, shown when there are several
+	key      caplink.Key
+}
+
+// New prepares a server for the projects of cfg. It makes each project's
+// key (.devrites/serve.key) when there is none: the only file it writes.
+func New(cfg Config) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = DefaultRate
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = DefaultBurst
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	if cfg.LockTimeout <= 0 {
+		cfg.LockTimeout = 10 * time.Second
+	}
+	if len(cfg.Roots) == 0 {
+		return nil, mdstore.Errorf(mdstore.ErrNoWorkspace, "no project to serve")
+	}
+	s := &Server{cfg: cfg, done: make(chan struct{}), limit: newLimiter(cfg.Rate, cfg.Burst)}
+	seen := map[string]bool{}
+	for _, root := range cfg.Roots {
+		devrites, err := mdstore.DevritesDir(mdstore.Locator{Root: root})
+		if err != nil {
+			return nil, err
+		}
+		dir := caplink.Project(filepath.Dir(devrites))
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		key, err := caplink.Ensure(devrites)
+		if err != nil {
+			return nil, err
+		}
+		s.projects = append(s.projects, &project{dir: dir, devrites: devrites, name: filepath.Base(dir), key: key})
+	}
+	var err error
+	s.pages, err = template.New("").Funcs(template.FuncMap{"head": newHead, "join": strings.Join}).ParseFS(files, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Close ends the live-update streams, so that a shutdown does not wait for
+// them. The server keeps answering other requests.
+func (s *Server) Close() { s.close.Do(func() { close(s.done) }) }
+
+// InboxPath is the inbox with its token: the address a person opens.
+func (s *Server) InboxPath() string { return "/?t=" + s.inboxToken() }
+
+// inboxToken opens the inbox of every project; it is made under the first
+// project's key.
+func (s *Server) inboxToken() string { return s.projects[0].key.MAC("inbox") }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes is the handler: security headers on every response, then the
+// host check, the rate limit and the cross-origin check, then the pages.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.inbox)
+	mux.HandleFunc("GET /events", s.inboxEvents)
+	mux.HandleFunc("GET /q/{slug}/{qid}", s.question)
+	mux.HandleFunc("POST /q/{slug}/{qid}", s.answer)
+	mux.HandleFunc("GET /q/{slug}/{qid}/events", s.questionEvents)
+	static, _ := fs.Sub(files, "static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, "Not found", "There is no page here.")
+	})
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusForbidden, "Refused", "This form was sent from another site. Nothing was recorded.")
+	}))
+	var h http.Handler = cop.Handler(mux)
+	h = s.limited(h)
+	if !s.cfg.AllowRemote {
+		h = s.loopbackHost(h)
+	}
+	return secured(h)
+}
+
+// contentSecurity allows scripts, styles and images from the server alone:
+// no inline script or style, no frames, forms posted only to the server.
+const contentSecurity = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// secured sets the headers every response carries. Pages hold capability
+// tokens in their links: they are never cached, never framed, and never
+// named in a Referer.
+func secured(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", contentSecurity)
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
+		hd.Set("Cache-Control", "no-store")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost refuses requests that do not name a loopback host: while
+// only loopback is served, a page of another site whose name was made to
+// resolve to 127.0.0.1 (DNS rebinding) gets nothing.
+func (s *Server) loopbackHost(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopback(hostOnly(r.Host)) {
+			s.fail(w, r, http.StatusMisdirectedRequest, "Wrong address",
+				"This server answers only at a loopback address such as 127.0.0.1 or localhost.")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostOnly is the host of a Host header or listen address, without its port
+// or the brackets of an IPv6 address.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+}
+
+// loopback reports whether host is a loopback name or address.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// render writes a page of the template name with status.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	var b bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&b, name, data); err != nil {
+		s.logf("%s %s: template %s: %v", r.Method, r.URL.Path, name, err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// head is what the top of every page needs: its title, its live-update
+// stream (none on pages that do not change), the inbox link (for those who
+// may see it), and whether it refreshes itself without JavaScript.
+type head struct {
+	Title, Events, Inbox string
+	Refresh              bool
+}
+
+func newHead(title, events, inbox string, refresh bool) head {
+	return head{Title: title, Events: events, Inbox: inbox, Refresh: refresh}
+}
+
+// message is the page of a refusal or an error.
+type message struct {
+	Title, Text string
+	Hints       []string
+	Inbox       string
+}
+
+// fail writes the page of a refusal.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, title, text string, hints ...string) {
+	if status >= 500 {
+		s.logf("%s %s: %d %s", r.Method, r.URL.Path, status, text)
+	}
+	s.render(w, r, status, "message.html", message{Title: title, Text: text, Hints: hints, Inbox: s.inboxLink(r)})
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
+}
+
+// workspaces lists the feature directories of a project: each valid slug
+// under work/, and under features/ those work/ does not have.
+func (p *project) workspaces() []*mdstore.Workspace {
+	var out []*mdstore.Workspace
+	seen := map[string]bool{}
+	for _, sub := range []string{"work", "features"} {
+		ents, err := os.ReadDir(filepath.Join(p.devrites, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			slug := e.Name()
+			if !e.IsDir() || seen[slug] || mdstore.CheckSlug(slug) != nil {
+				continue
+			}
+			seen[slug] = true
+			out = append(out, &mdstore.Workspace{Dir: filepath.Join(p.devrites, sub, slug), Devrites: p.devrites,
+				Project: filepath.Dir(p.devrites), Slug: slug})
+		}
+	}
+	return out
+}
+
+// workspace is the feature directory of slug in the project, or nil.
+func (p *project) workspace(slug string) *mdstore.Workspace {
+	if mdstore.CheckSlug(slug) != nil {
+		return nil
+	}
+	ws, err := mdstore.Find(mdstore.Locator{Root: p.devrites, Slug: slug})
+	if err != nil {
+		return nil
+	}
+	return ws
+}
