@@ -36,6 +36,7 @@ var examples = map[string]string{
 	"help":              "devrites-engine help state resolve",
 	"completion":        `source <(devrites-engine completion bash)`,
 	"answer":            "devrites-engine answer --by alice",
+	"serve":             "devrites-engine serve --root ~/src/payments --root ~/src/ledger",
 
 	// The recovery ledger and the approval rules.
 	"recovery":                 "devrites-engine recovery status",

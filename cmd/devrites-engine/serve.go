@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/serve"
+)
+
+// serveCommands is `serve`: the inbox and answer pages for people away
+// from the terminal (package serve).
+func serveCommands() []*cli.Command {
+	return []*cli.Command{{
+		Name:  "serve",
+		Usage: "serve the open questions of the project's workspaces to a browser, to be answered from anywhere",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Value: serve.DefaultListen, Usage: "host:port to listen on (loopback unless --allow-remote)"},
+			&cli.StringSliceFlag{Name: "root", Usage: "a project to serve (repeatable; default: the project found as other commands find it)"},
+			&cli.BoolFlag{Name: "allow-remote", Usage: "listen on an address other than loopback (with a warning)"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "serve HTTPS with this PEM certificate (with --tls-key)"},
+			&cli.StringFlag{Name: "tls-key", Usage: "the PEM private key of --tls-cert"},
+		},
+		Action: cmdServe,
+	}}
+}
+
+func cmdServe(c *cli.Context) error {
+	e, err := envOf(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
+	}
+	l := serve.Listen{Addr: c.String("listen"), AllowRemote: c.Bool("allow-remote"), TLSCert: c.String("tls-cert"), TLSKey: c.String("tls-key")}
+	warnings, err := l.Check()
+	if err != nil {
+		return err
+	}
+	roots, err := serveRoots(c)
+	if err != nil {
+		return err
+	}
+	var logMu sync.Mutex
+	s, err := serve.New(serve.Config{Roots: roots, Now: e.now, LockTimeout: c.Duration("lock-timeout"),
+		AllowRemote: l.AllowRemote, TLS: l.TLSCert != "",
+		Logf: func(format string, args ...any) {
+			logMu.Lock()
+			defer logMu.Unlock()
+			fmt.Fprintf(e.stderr, "devrites-engine: serve: %s %s\n", qid.Timestamp(e.now()), fmt.Sprintf(format, args...))
+		}})
+	if err != nil {
+		return err
+	}
+	// The server stops on SIGINT or SIGTERM: requests in flight finish,
+	// live-update streams end, and the command exits 0.
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve.ListenAndServe(ctx, s, l, func(base string) {
+		printWarnings(e.stderr, warnings)
+		inbox := base + s.InboxPath()
+		if e.json {
+			enc := json.NewEncoder(e.stdout)
+			_ = enc.Encode(map[string]any{"url": base, "inbox": inbox, "roots": roots})
+			return
+		}
+		if !e.quiet {
+			fmt.Fprintf(e.stdout, "serving the workspaces of %s\ninbox: %s\n", strings.Join(roots, ", "), inbox)
+		}
+	})
+}
+
+// serveRoots are the projects to serve: serve's own --root flags, else the
+// project the global options (or the walk up) find.
+func serveRoots(c *cli.Context) ([]string, error) {
+	if roots := c.StringSlice("root"); len(roots) > 0 {
+		return roots, nil
+	}
+	lineage := c.Lineage()
+	app := lineage[len(lineage)-1] // the global flags; serve's --root hides the global one
+	wd, _ := os.Getwd()
+	loc := mdstore.Locator{Workspace: app.String("workspace"), Root: app.String("root"), Dir: wd}
+	if loc.Workspace == "" && loc.Root == "" {
+		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
+		if loc.Workspace == "" {
+			loc.Root = os.Getenv("DEVRITES_ROOT")
+		}
+	}
+	if loc.Workspace != "" {
+		ws, err := mdstore.Find(loc)
+		if err != nil {
+			return nil, err
+		}
+		if ws.Devrites == "" {
+			return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrNoWorkspace, "%s is not inside a .devrites directory", ws.Dir),
+				"serve serves projects: pass --root with the directory holding .devrites")
+		}
+		return []string{ws.Project}, nil
+	}
+	devrites, err := mdstore.DevritesDir(loc)
+	if err != nil {
+		return nil, err
+	}
+	return []string{filepath.Dir(devrites)}, nil
+}

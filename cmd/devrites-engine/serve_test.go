@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"net/http"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// serve runs until SIGINT or SIGTERM, then shuts down and exits 0; it
+// listens only where it is told (127.0.0.1:0 here) and prints the inbox's
+// address first.
+func TestServeStopsOnSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir, _ := newProject(t)
+			cmd := engineCmd(dir, "serve", "--listen", "127.0.0.1:0")
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			lines := bufio.NewScanner(out)
+			inbox := ""
+			for inbox == "" && lines.Scan() {
+				if v, ok := strings.CutPrefix(lines.Text(), "inbox: "); ok {
+					inbox = v
+				}
+			}
+			if !strings.HasPrefix(inbox, "http://127.0.0.1:") || !strings.Contains(inbox, "/?t=") {
+				t.Fatalf("got inbox %q, want http://127.0.0.1:…/?t=…; stderr: %s", inbox, stderr.String())
+			}
+			resp, err := http.Get(inbox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("GET the inbox: got %d, want 200", resp.StatusCode)
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				var ee *exec.ExitError
+				if errors.As(err, &ee) || err != nil {
+					t.Errorf("got %v, want exit 0; stderr: %s", err, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("serve did not stop on %s", sig)
+			}
+			t.Logf("stopped %s after %s", sig, time.Since(start).Round(time.Millisecond))
+			if stderr.Len() > 0 {
+				t.Errorf("got stderr %q, want nothing", stderr.String())
+			}
+		})
+	}
+}
