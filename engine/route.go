@@ -41,15 +41,18 @@ const (
 	RouteAny   = "any"
 )
 
-// strategy is a parsed strategy: its name, and N for a quorum.
+// strategy is a parsed strategy: its name, and N for a quorum (digits
+// as given, without leading zeros, and their value, past 1000 held as
+// 1001: more than any route).
 type strategy struct {
-	name string
-	n    int
+	name   string
+	n      int
+	digits string
 }
 
 func (s strategy) String() string {
 	if s.name == StrategyQuorum {
-		return StrategyQuorum + ":" + strconv.Itoa(s.n)
+		return StrategyQuorum + ":" + s.digits
 	}
 	return s.name
 }
@@ -74,11 +77,15 @@ func parseStrategy(s string) (strategy, error) {
 	if !found || !isNumber(n) {
 		return strategy{}, mdstore.Errorf(ErrBadArgs, "strategy %q: a quorum needs a number, as in quorum:2", oneLine(s))
 	}
+	n = strings.TrimLeft(n, "0")
+	if n == "" {
+		n = "0"
+	}
 	k, err := strconv.Atoi(n)
 	if err != nil || k > 1000 {
 		k = 1001 // however large: more than a route can hold
 	}
-	return strategy{name: StrategyQuorum, n: k}, nil
+	return strategy{name: StrategyQuorum, n: k, digits: n}, nil
 }
 
 // Names is a list of names that JSON gives as a list or as one string of
