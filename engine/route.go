@@ -177,11 +177,11 @@ func plural(n int, what string) string {
 // Response is one routed responder's answer, rejection or drop, as the
 // responses field keeps it.
 type Response struct {
-	By     string `json:"by"`
-	At     string `json:"at,omitempty"`
-	Status string `json:"status"` // answered, rejected or dropped
-	Choice int    `json:"choice,omitempty"`
-	Answer string `json:"answer"`
+	By     string       `json:"by"`
+	At     string       `json:"at,omitempty"`
+	Status string       `json:"status"` // answered, rejected or dropped
+	Choice int          `json:"choice,omitempty"`
+	Answer string       `json:"answer"`
 	extra  []mdstore.KV // fields of a later version, kept as they are
 }
 
