@@ -455,6 +455,9 @@ func TestHeaders(t *testing.T) {
 			t.Errorf("the policy lacks %q or allows inline script", s)
 		}
 	}
+	if w := f.get("/static/"); w.Code != http.StatusNotFound {
+		t.Errorf("/static/: got %d, want 404 (no listing)", w.Code)
+	}
 	if w := f.get("/static/app.js"); !strings.HasPrefix(w.Header().Get("Content-Type"), "text/javascript") {
 		t.Errorf("app.js is served as %q", w.Header().Get("Content-Type"))
 	}
@@ -719,8 +722,13 @@ func TestRoutedResponses(t *testing.T) {
 		t.Errorf("status: got %q, want open", got)
 	}
 	page := f.get(f.link("pay", q1))
-	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), "This question is routed to alice, bob.") {
-		t.Errorf("the link after one response: got %d, want the page with the route", page.Code)
+	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), "This question is routed to alice, bob.") ||
+		!strings.Contains(page.Body.String(), "responses: 1 of 2 responded; waiting for bob\n  2026-11-29T14:30:00Z alice answered (option 2): Round half up\n") {
+		t.Errorf("the link after one response: got %d, want the page with the route and alice's response:\n%s", page.Code, page.Body)
+	}
+	inbox := f.get(f.s.InboxPath()).Body.String()
+	if !strings.Contains(inbox, "· 1 of 2 responded; waiting for bob") {
+		t.Errorf("the inbox does not say who is awaited:\n%s", inbox)
 	}
 	w = f.post(f.link("pay", q1), answerForm(f.csrf("pay", q1), "answer", "2", "", "bob"))
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), q1+"</span> answered (option 2): Round half up") {

@@ -146,7 +146,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /q/{slug}/{qid}", s.answer)
 	mux.HandleFunc("GET /q/{slug}/{qid}/events", s.questionEvents)
 	static, _ := fs.Sub(files, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.Handle("GET /static/{file}", http.StripPrefix("/static/", http.FileServerFS(static))) // files, no listing
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "Not found", "There is no page here.")
 	})
