@@ -25,6 +25,13 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
+	by, err = cleanText("the responder's name", by)
+	if err != nil {
+		return err
+	}
+	if by = strings.TrimSpace(by); by == "" || strings.ContainsAny(by, ",\n") {
+		return mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, by)
+	}
 	who, ok := rt.responder(by)
 	if !ok {
 		return mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
@@ -65,7 +72,7 @@ func (e *Engine) respond(f *files, q Question, it Resolution, by string) (respon
 	if err != nil {
 		return respondResult{}, err
 	}
-	who, _ := rt.responder(by)
+	who, _ := rt.responder(strings.TrimSpace(by)) // validateResponse checked it
 	b := f.questions.Find(q.QID)
 	rv, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
 	if err != nil {
