@@ -234,7 +234,7 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 		}
 		if !fi.Mode().IsRegular() {
 			d.add(Finding{Severity: SevError, Kind: "not-regular", File: name,
-				Problem: "not a regular file (" + fileType(fi.Mode()) + "); the engine refuses to read or replace it",
+				Problem: "not a regular file (" + mdstore.FileType(fi.Mode()) + "); the engine refuses to read or replace it",
 				Mend:    "replace it with a plain file holding the content, e.g. cp --remove-destination \"$(readlink -f " + name + ")\" " + name})
 			return nil, false, nil
 		}
@@ -264,22 +264,6 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 		return nil, err
 	}
 	return w, nil
-}
-
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return m.Type().String()
 }
 
 // holdCursor says why drift must not be repaired: a cursor is reconciled

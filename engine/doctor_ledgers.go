@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 )
 
@@ -53,7 +54,7 @@ func (d *doctor) checkRecovery(locked bool) {
 		d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
 	case !fi.Mode().IsRegular():
 		d.add(Finding{Severity: SevError, Kind: "not-regular", File: file,
-			Problem: "not a regular file (" + fileType(fi.Mode()) + "); the engine refuses to read or replace it",
+			Problem: "not a regular file (" + mdstore.FileType(fi.Mode()) + "); the engine refuses to read or replace it",
 			Mend:    "replace it with a plain file holding the content, or delete it to start an empty ledger"})
 	default:
 		b, err := os.ReadFile(path)

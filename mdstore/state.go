@@ -235,45 +235,12 @@ func trimSpan(t string, a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-// unescapeCell reads a cell's text: "\|" is a pipe and "\\" a backslash, as
-// in GitHub's tables; any other backslash is itself.
-func unescapeCell(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '|' || s[i+1] == '\\') {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 // oneLine folds a value onto one line: state.md keeps one line per key.
 func oneLine(v string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(v)), " ")
 }
 
-// escapeCell folds a value onto one line and escapes what would end the cell
-// or change how unescapeCell reads it: pipes, and backslashes before a pipe,
-// a backslash or the end of the value.
-func escapeCell(v string) string {
-	v = oneLine(v)
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		switch {
-		case v[i] == '|':
-			b.WriteString(`\|`)
-		case v[i] == '\\' && (i+1 == len(v) || v[i+1] == '|' || v[i+1] == '\\'):
-			b.WriteString(`\\`)
-		default:
-			b.WriteByte(v[i])
-		}
-	}
-	return b.String()
-}
 
 // Encoding is Table or Bullets.
 func (s *State) Encoding() string { return s.encoding }
@@ -389,7 +356,6 @@ func (s *State) tableStart(from, to int) int {
 	return -1
 }
 
-func isRow(t string) bool { return strings.HasPrefix(strings.TrimLeft(t, " "), "|") }
 
 // isDelimiterRow reports whether a row is a table's delimiter row, under
 // its header: every cell is dashes, with an optional colon at either end.

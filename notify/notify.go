@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // Schema is the version of the JSON document written to the hook's stdin.
@@ -266,7 +268,7 @@ func openLog(path string) (*os.File, error) {
 		// ELOOP is a link, ENXIO a named pipe with no reader, EISDIR a
 		// directory; Lstat says which it is.
 		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
-			return nil, notRegular(fileType(fi.Mode()))
+			return nil, notRegular(mdstore.FileType(fi.Mode()))
 		}
 		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
 	}
@@ -277,7 +279,7 @@ func openLog(path string) (*os.File, error) {
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		_ = syscall.Close(fd)
-		return nil, notRegular(fileType(rawType(uint32(st.Mode))))
+		return nil, notRegular(mdstore.FileType(rawType(uint32(st.Mode))))
 	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		_ = syscall.Close(fd)
@@ -303,23 +305,6 @@ func rawType(mode uint32) fs.FileMode {
 		return fs.ModeDevice
 	}
 	return fs.ModeIrregular
-}
-
-// fileType names the kind of a file that is not regular.
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "an irregular file"
 }
 
 // bounded keeps the first MaxOutput bytes written to it and counts the rest.

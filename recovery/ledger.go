@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // File is the ledger's name in the feature directory.
@@ -117,10 +119,10 @@ func Parse(b []byte) (*Ledger, []Problem) {
 		}
 	}
 	for i, ln := range l.lines {
-		if !isRow(ln.text) {
+		if !mdstore.IsRow(ln.text) {
 			continue
 		}
-		cells := splitRow(ln.text)
+		cells := mdstore.RowCells(ln.text)
 		if len(cells) == 0 || !strings.EqualFold(cells[0], "fingerprint") {
 			continue
 		}
@@ -134,7 +136,7 @@ func Parse(b []byte) (*Ledger, []Problem) {
 			return l, probs
 		}
 		l.end = i + 2
-		for j := i + 2; j < len(l.lines) && isRow(l.lines[j].text); j++ {
+		for j := i + 2; j < len(l.lines) && mdstore.IsRow(l.lines[j].text); j++ {
 			e, msg := parseRow(l.lines[j].text)
 			if msg == "" {
 				if prev, dup := l.byFP[e.Fingerprint]; dup {
@@ -175,10 +177,10 @@ func sameColumns(cells []string) bool {
 var separatorCell = regexp.MustCompile(`^:?-{3,}:?$`)
 
 func isSeparator(t string) bool {
-	if !isRow(t) {
+	if !mdstore.IsRow(t) {
 		return false
 	}
-	cells := splitRow(t)
+	cells := mdstore.RowCells(t)
 	if len(cells) != len(columns) {
 		return false
 	}
@@ -197,11 +199,11 @@ func ValidFingerprint(s string) bool { return fingerprintRE.MatchString(s) }
 
 // parseRow reads a data row, or says what is wrong with it.
 func parseRow(t string) (Entry, string) {
-	cells := splitRow(t)
+	cells := mdstore.RowCells(t)
 	if len(cells) != len(columns) {
 		return Entry{}, fmt.Sprintf("%d cells, want %d (%s)", len(cells), len(columns), strings.Join(columns, ", "))
 	}
-	e := Entry{Fingerprint: cells[0], Level: cells[1], State: cells[4], UpdatedAt: cells[5], Note: unescapeCell(cells[6])}
+	e := Entry{Fingerprint: cells[0], Level: cells[1], State: cells[4], UpdatedAt: cells[5], Note: mdstore.UnescapeCell(cells[6])}
 	if !ValidFingerprint(e.Fingerprint) {
 		return e, fmt.Sprintf("fingerprint %q is not 12 lower-case hex digits", e.Fingerprint)
 	}
@@ -243,63 +245,9 @@ func ladderIndex(level string) int {
 	return -1
 }
 
-func isRow(t string) bool { return strings.HasPrefix(strings.TrimLeft(t, " "), "|") }
-
-// splitRow returns a row's cells, trimmed, still escaped. An escaped pipe
-// does not end a cell.
-func splitRow(t string) []string {
-	var cells []string
-	start := strings.IndexByte(t, '|') + 1
-	for i := start; i < len(t); i++ {
-		switch t[i] {
-		case '\\':
-			i++
-		case '|':
-			cells = append(cells, strings.TrimSpace(t[start:i]))
-			start = i + 1
-		}
-	}
-	if rest := strings.TrimSpace(t[min(start, len(t)):]); rest != "" { // no closing pipe
-		cells = append(cells, rest)
-	}
-	return cells
-}
-
-// unescapeCell reads a cell: "\|" is a pipe and "\\" a backslash.
-func unescapeCell(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '|' || s[i+1] == '\\') {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// escapeCell escapes what would end the cell or change how unescapeCell
-// reads it; put has folded the text onto one line.
-func escapeCell(v string) string {
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		switch {
-		case v[i] == '|':
-			b.WriteString(`\|`)
-		case v[i] == '\\' && (i+1 == len(v) || v[i+1] == '|' || v[i+1] == '\\'):
-			b.WriteString(`\\`)
-		default:
-			b.WriteByte(v[i])
-		}
-	}
-	return b.String()
-}
-
 func renderRow(e Entry) string {
 	return "| " + strings.Join([]string{e.Fingerprint, e.Level, strconv.Itoa(e.Attempts), strconv.Itoa(e.Total),
-		e.State, e.UpdatedAt, escapeCell(e.Note)}, " | ") + " |"
+		e.State, e.UpdatedAt, mdstore.EscapeCell(e.Note)}, " | ") + " |"
 }
 
 // Entries returns the rows in file order.
