@@ -235,12 +235,10 @@ func trimSpan(t string, a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-
 // oneLine folds a value onto one line: state.md keeps one line per key.
 func oneLine(v string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(v)), " ")
 }
-
 
 // Encoding is Table or Bullets.
 func (s *State) Encoding() string { return s.encoding }
@@ -355,7 +353,6 @@ func (s *State) tableStart(from, to int) int {
 	}
 	return -1
 }
-
 
 // isDelimiterRow reports whether a row is a table's delimiter row, under
 // its header: every cell is dashes, with an optional colon at either end.
