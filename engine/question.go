@@ -299,36 +299,6 @@ func (q Question) Age(now time.Time) string {
 	}
 }
 
-// Render is the option set as a person sees it (questions show).
-func (q Question) Render() string {
-	var b strings.Builder
-	head := "Slice " + q.Slice
-	if q.Slice == "" {
-		head = "Question " + q.QID
-	}
-	sla := q.SLA
-	if sla == "" {
-		sla = "none"
-	}
-	b.WriteString(head + " — HITL (" + q.Gate + ", SLA " + sla + "). " + oneLine(q.Question) + "\n")
-	for i, o := range q.Options {
-		mark := "  "
-		if i == 0 {
-			mark = "▸ "
-		}
-		b.WriteString(mark + strconv.Itoa(i+1) + ". " + o + "\n")
-	}
-	if q.Status == StatusOpen {
-		b.WriteString("resolve: " + ResolveCommand(q.QID) + "\n")
-	} else {
-		b.WriteString("status: " + q.Status)
-		if q.Answer != nil {
-			b.WriteString(" — " + oneLine(*q.Answer))
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
 
 // ResolveCommand is the command a person runs to answer qid, as every
 // output and the notify hook (DEVRITES_RESUME) spell it.
