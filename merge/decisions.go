@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -88,20 +87,9 @@ func newEntry(lines []string, m map[string]string, nl string) *dentry {
 // question are a conflict. r renames theirs' question ids as the merged
 // questions.md has them.
 func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"base decisions.md", base}, {"our decisions.md", ours}, {"their decisions.md", theirs}} {
-		if err := readable(f.name, f.b); err != nil {
-			return Result{}, err
-		}
-	}
 	mapB, mapO, mapT := r.maps()
-	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
-		return Result{Data: bytes.Clone(ours)}, nil
-	}
-	if len(mapT) == 0 && bytes.Equal(base, ours) {
-		return Result{Data: bytes.Clone(theirs)}, nil
+	if res, done, err := settled("decisions.md", base, ours, theirs, mapO, mapT); done {
+		return res, err
 	}
 	b, o, t := parseDecisions(base, mapB), parseDecisions(ours, mapO), parseDecisions(theirs, mapT)
 	nl := o.nl

@@ -135,26 +135,37 @@ func logSection(t text) (entries []string, at []int, end int) {
 	return entries, at, len(t.lines)
 }
 
+// settled checks that the three versions of file are text, and settles the
+// merges that need no reading: a side that changed nothing (and whose ids
+// the renumbering leaves alone) takes the other's version. done is false
+// when the versions must be merged.
+func settled(file string, base, ours, theirs []byte, mapO, mapT map[string]string) (res Result, done bool, err error) {
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"base " + file, base}, {"our " + file, ours}, {"their " + file, theirs}} {
+		if err := readable(f.name, f.b); err != nil {
+			return Result{}, true, err
+		}
+	}
+	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
+		return Result{Data: bytes.Clone(ours)}, true, nil
+	}
+	if len(mapT) == 0 && bytes.Equal(base, ours) {
+		return Result{Data: bytes.Clone(theirs)}, true, nil
+	}
+	return Result{}, false, nil
+}
+
 // State merges three versions of state.md field by field against the base,
 // in the form ours has (table or bullets, its line endings). r is the
 // renumbering of the questions (Plan), by which every question id the
 // versions name is read as the merged questions.md has it; nil renames
 // nothing.
 func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"base state.md", base}, {"our state.md", ours}, {"their state.md", theirs}} {
-		if err := readable(f.name, f.b); err != nil {
-			return Result{}, err
-		}
-	}
 	mapB, mapO, mapT := r.maps()
-	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
-		return Result{Data: bytes.Clone(ours)}, nil
-	}
-	if len(mapT) == 0 && bytes.Equal(base, ours) {
-		return Result{Data: bytes.Clone(theirs)}, nil
+	if res, done, err := settled("state.md", base, ours, theirs, mapO, mapT); done {
+		return res, err
 	}
 	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
 
