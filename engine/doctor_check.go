@@ -146,6 +146,10 @@ func (d *doctor) checkIDs(w *wsFiles) {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
 				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
 		}
+		if d.errorsOnly { // duplicates are refused where a command names them
+			d.checkBlock(b)
+			continue
+		}
 		if f, dup := first[b.QID]; dup {
 			mend := "run: devrites-engine doctor --fix (renumbers this later block and records renumbered_from)"
 			if !renumberable(b) {
