@@ -299,7 +299,6 @@ func (q Question) Age(now time.Time) string {
 	}
 }
 
-
 // ResolveCommand is the command a person runs to answer qid, as every
 // output and the notify hook (DEVRITES_RESUME) spell it.
 func ResolveCommand(qid string) string {
