@@ -91,12 +91,16 @@ func walkFields(lines []line, from int, skip []bool, fn func(rawField) bool) {
 	}
 }
 
+// PeekMax is how many keys one Peek reads.
+const PeekMax = 4
+
 // Peek returns the first value of each of keys (normalised, as NormKey
-// gives them) and whether the block has it, without reading its other
-// fields: a check of a few fields of every block of a large file need not
-// decode them all. Once a block is read, Peek answers from its fields.
-func (b *Block) Peek(keys ...string) (values []string, found []bool) {
-	values, found = make([]string, len(keys)), make([]bool, len(keys))
+// gives them; at most PeekMax) and whether the block has it, without
+// reading its other fields or allocating: a check of a few fields of every
+// block of a large file need not decode them all. Once a block is read,
+// Peek answers from its fields.
+func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]bool) {
+	keys = keys[:min(len(keys), PeekMax)]
 	if b.parsed || b.gen != b.q.gen || b.reg != nil {
 		for k, key := range keys {
 			values[k], found[k] = b.Get(key)
