@@ -131,13 +131,26 @@ func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 		}
 		*t.v = v
 	}
+	// Where the gate came from, for an error about it: tasks.md's slice,
+	// or the caller.
+	var fromTasks *mdstore.Slice
+	noGate := mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "no gate"), "pass --gate advisory|validating|blocking|escalating")
 	if r.Slice != "" {
-		if s, ok := findSlice(tasks, r.Slice); ok {
+		s, ok := findSlice(tasks, r.Slice)
+		switch {
+		case !ok && r.Gate == "" && isSliceRef(r.Slice):
+			noGate = mdstore.Errorf(ErrBadArgs, "no gate: slice %q is not in tasks.md", r.Slice).
+				Hint("pass --gate advisory|validating|blocking|escalating, or add the slice to tasks.md")
+		case ok && r.Gate == "" && s.Gate == "":
+			noGate = mdstore.Errorf(ErrBadArgs, "no gate: tasks.md:%d: slice %d has no Gate line", s.Line, s.Number).
+				Hint("pass --gate advisory|validating|blocking|escalating, or add \"Gate: …\" to the slice")
+		}
+		if ok {
 			if isSliceRef(r.Slice) {
 				r.Slice = s.Label()
 			}
 			if r.Gate == "" {
-				r.Gate = s.Gate
+				r.Gate, fromTasks = s.Gate, &s
 			}
 			if r.SLA == "" && s.SLA != "" {
 				r.SLA = s.SLA
@@ -149,14 +162,18 @@ func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 	}
 	r.Gate = strings.ToLower(strings.TrimSpace(r.Gate))
 	if r.Gate == "" {
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "no gate"), "pass --gate advisory|validating|blocking|escalating")
+		return noGate
+	}
+	if !validGate(r.Gate) && fromTasks != nil {
+		return mdstore.Errorf(ErrMalformed, "tasks.md:%d: slice %d: unknown gate %q", fromTasks.Line, fromTasks.Number, r.Gate).
+			Hint("write one of advisory, validating, blocking, escalating in its Gate line, or pass --gate")
 	}
 	if !validGate(r.Gate) {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown gate %q", r.Gate), "use one of advisory, validating, blocking, escalating")
 	}
 	for _, t := range r.Tags {
 		if blank(t) || strings.ContainsAny(t, ",\n") {
-			return mdstore.Errorf(ErrBadArgs, "tag %q", t)
+			return mdstore.Errorf(ErrBadArgs, "tag %q is blank or holds a comma or a line break", t)
 		}
 	}
 	if r.Breakpoint == "" {
