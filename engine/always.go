@@ -67,6 +67,11 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	if n := strings.TrimSpace(answer); !isNumber(n) {
 		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", oneLine(answer)).
 			Hint("always approve records the option picked; to answer in words, leave out --always")
+	} else if strings.TrimLeft(n, "0") != "1" {
+		// A rule auto-picks option 1, the recommended one: approving another
+		// option for good would make the rule pick what the person refused.
+		return nil, mdstore.Errorf(ErrBadArgs, "--always approves option 1 (the recommended one) from now on, not option %s", n).
+			Hint("to answer option " + n + " this once, leave out --always")
 	}
 	if err := checkQID(id); err != nil {
 		return nil, err

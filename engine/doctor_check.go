@@ -86,7 +86,7 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	qHeads := 0
 	for _, b := range w.questions.Blocks() {
 		heads[b.Line()] = true
-		if id := b.QID; len(id) > 1 && (id[0] == 'q' || id[0] == 'Q') && id[1] == '-' {
+		if id := b.QID; !b.Row() && len(id) > 1 && (id[0] == 'q' || id[0] == 'Q') && id[1] == '-' {
 			qHeads++
 		}
 	}
@@ -272,9 +272,12 @@ func decisionHeadings(b []byte) map[string]bool {
 func (d *doctor) blockErrors(b *mdstore.Block) {
 	v, ok := b.Peek("status", "gate", "sla")
 	status, gate, sla := v[0], v[1], v[2]
+	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
+		gate, ok[1] = headingGate(b), true // as checkBlock reads it
+	}
 	switch {
 	case !ok[0], !slices.Contains(questionStatuses, status),
-		ok[1] && strings.TrimSpace(gate) != "" && !validGate(gate),
+		ok[1] && !(b.Row() && gate == "") && !validGate(gate),
 		ok[2] && slaError(sla) != nil:
 		d.errorsOnly = false // the whole check words the error
 		d.checkBlock(b)

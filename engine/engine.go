@@ -41,6 +41,9 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 		// wrong next_action into state.md, are refused until it is fixed.
 		err = mdstore.WithHint(err, "fix the YAML, or delete the file to use the default next_action texts")
 	}
+	if !utf8.ValidString(actor) {
+		return nil, mdstore.Errorf(ErrBadArgs, "DEVRITES_ACTOR is not valid UTF-8")
+	}
 	if actor == "" {
 		actor = "human"
 	}

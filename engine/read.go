@@ -185,7 +185,18 @@ func unknownQID(id string) error {
 // NextQID is the id the next raise would get. It takes the lock briefly so
 // that it does not read a half-finished allocation of another process.
 func (e *Engine) NextQID(ctx context.Context) (string, error) {
-	return transact(ctx, e, e.nextQID) // it changes nothing, so it writes nothing
+	// A locked read: it writes nothing, and a broken engine.yaml (which only
+	// refuses writes) does not stop it.
+	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (string, error) {
+		w, err := e.load(tx.ReadOptional, true)
+		if err != nil {
+			return "", err
+		}
+		if err := e.readable(w); err != nil {
+			return "", err
+		}
+		return e.nextQID(&w.files)
+	})
 }
 
 // nextQID allocates the id of a new question of today. Besides the blocks of
@@ -331,22 +342,45 @@ func (r StopRequest) check() error {
 	return nil
 }
 
-// stop writes a checked stop into state.md.
+// stop writes a checked stop into state.md. A stop with status running
+// lifts the stop as Resume does: back to the pause when a question the
+// cursor awaits is still open, else running on the given resume action.
 func (e *Engine) stop(f *files, r StopRequest) {
-	f.state.Set("status", r.Status)
-	if r.Status == CursorRunning {
+	status := r.Status
+	next := r.Resume
+	if status == CursorRunning {
 		f.state.Delete("stop_reason")
+		if aw, resolve := e.stillAwaited(f); aw != "" {
+			status, next = CursorAwaiting, resolve
+		}
 	} else {
 		f.state.Set("stop_reason", r.Reason)
 	}
-	f.state.Set("next_action", r.Resume)
+	f.state.Set("status", status)
+	f.state.Set("next_action", next)
 	f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
+}
+
+// stillAwaited is the qid the cursor awaits when that question is still
+// open, with the command that answers it; "" when there is none.
+func (e *Engine) stillAwaited(f *files) (string, string) {
+	id := f.state.AwaitingQID()
+	if id == "" {
+		return "", ""
+	}
+	b := f.questions.Find(id)
+	if b == nil || b.Value("status") != StatusOpen {
+		return "", ""
+	}
+	phase, _ := f.state.Get("phase")
+	return id, expand(e.Templates.Resume, id, phase, b.Value("slice"))
 }
 
 // ResumeResult is what `state resume` reports.
 type ResumeResult struct {
 	Status     string `json:"status"`
-	Lifted     string `json:"lifted,omitempty"` // the stop reason lifted; empty when there was no stop
+	Lifted     string `json:"lifted,omitempty"` // the stop reason lifted
+	Changed    bool   `json:"changed"`          // a stop was lifted; false when there was none
 	NextAction string `json:"next_action"`
 }
 
@@ -361,21 +395,20 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		reason, _ := s.Get("stop_reason")
 		status, _ := s.Get("status")
 		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
-		if status == CursorRunning && reason == "" || status == "" && reason == "" {
-			r.Status = CursorRunning
-			return r, nil // unchanged bytes are not written
-		}
 		if status == CursorAwaiting && reason == "" {
 			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", s.AwaitingQID()).Fix(mdstore.ResolveAwaited, s.AwaitingQID())
 		}
-		s.Delete("stop_reason")
-		r.Status = CursorRunning
-		if id := s.AwaitingQID(); id != "" {
-			if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
-				phase, _ := s.Get("phase")
-				r.Status, r.NextAction = CursorAwaiting, expand(e.Templates.Resume, id, phase, b.Value("slice"))
-				s.Set("next_action", r.NextAction)
+		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
+			if status == "" {
+				r.Status = CursorRunning
 			}
+			return r, nil // unchanged bytes are not written
+		}
+		s.Delete("stop_reason")
+		r.Status, r.Changed = CursorRunning, true
+		if id, resolve := e.stillAwaited(f); id != "" {
+			r.Status, r.NextAction = CursorAwaiting, resolve
+			s.Set("next_action", r.NextAction)
 		}
 		s.Set("status", r.Status)
 		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))

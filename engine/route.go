@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -432,7 +431,7 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
 // errors): only a file that holds a strategy field pays for it, and only
 // its blocks with one are read.
 func (d *doctor) routingErrors(w *wsFiles) {
-	if !w.hasQ || !bytes.Contains(w.origQ, []byte("strategy:")) {
+	if !w.hasQ || !containsFold(w.origQ, "strategy") {
 		return
 	}
 	for _, b := range w.questions.Blocks() {
@@ -447,4 +446,19 @@ func (d *doctor) routingErrors(w *wsFiles) {
 		}
 		d.checkRouting(b, seen)
 	}
+}
+
+// containsFold reports whether b holds word (lower-case ASCII) in any case,
+// without copying b: field keys match whatever their case.
+func containsFold(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		j := 0
+		for j < len(word) && b[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,8 +28,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if a == "--" {
 			break
 		}
-		if a == "--json" || a == "-json" || a == "--json=true" {
-			asJSON = true
+		if name, value, set := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "json" {
+			on, err := strconv.ParseBool(value)
+			asJSON = !set || err == nil && on // --json, --json=1, --json=true
 		}
 	}
 	args, path, err := normalizeArgs(app, args)
@@ -35,6 +38,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = app.RunContext(ctx, args)
 	}
 	warnings := *app.Metadata["warnings"].(*[]string)
+	if err != nil { // a warning that repeats the error's own words goes
+		words := err.Error()
+		if ce := (*cmdError)(nil); errors.As(err, &ce) {
+			words = ce.err.Error()
+		}
+		warnings = slices.DeleteFunc(warnings, func(w string) bool { return strings.Contains(w, words) })
+	}
 	var ce *cmdError
 	if err != nil && path != "" && !errors.As(err, &ce) && errors.Is(err, errUsage) {
 		err = &cmdError{path, err} // a global flag's error, parsed before the command
@@ -173,10 +183,11 @@ func flagMessage(msg string) string {
 		if !ok {
 			continue
 		}
-		value, flag, ok := strings.Cut(rest, " for ")
-		if !ok {
+		k := strings.LastIndex(rest, " for ") // a value may hold " for " itself
+		if k < 0 {
 			continue
 		}
+		value, flag := rest[:k], rest[k+len(" for "):]
 		flag, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimPrefix(flag, "flag "), "-"), ":")
 		name := strings.TrimPrefix(flag, "-")
 		want := "a valid value"

@@ -18,6 +18,10 @@ import (
 // ends flags.
 var textCommands = map[string]bool{"state resolve": true}
 
+// recordFlags are words refused after the qid although the command has no
+// such flag: they read as a choice being recorded (SPEC §13).
+var recordFlags = map[string]bool{"choice": true}
+
 // normalizeArgs lets flags come anywhere, as the specification asks: it moves
 // global flags before the command path and command flags before the
 // positional arguments, which it puts after "--" so that none of them is
@@ -48,13 +52,16 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 			}
 			if full := strings.Join(path, " "); textCommands[full] && len(positional) > 0 {
 				switch {
-				case f == nil: // not a flag of ours: words of the answer
+				case recordFlags[name] || f != nil && !global && f != cli.HelpFlag:
+					use := "to use the flag, give it before the qid: devrites-engine " + full + " " + a + " <qid> …"
+					if recordFlags[name] {
+						use = "an option number alone picks the option: devrites-engine " + full + " <qid> 2"
+					}
+					return nil, full, &cmdError{full, mdstore.Errorf(errUsage, "%s after the qid: a flag there would change what is recorded", a).
+						Hint("to record it as words of the answer, put -- before the answer: devrites-engine "+full+" <qid> -- …", use)}
+				case f == nil || f == cli.HelpFlag: // words of the answer, -h and --help too
 					positional = append(positional, a)
 					continue
-				case !global && f != cli.HelpFlag:
-					return nil, full, &cmdError{full, mdstore.Errorf(errUsage, "%s after the qid: a flag there would change what is recorded", a).
-						Hint("to record it as words of the answer, put -- before the answer: devrites-engine "+full+" <qid> -- …",
-							"to use the flag, give it before the qid: devrites-engine "+full+" "+a+" <qid> …")}
 				}
 			}
 			take := []string{a}

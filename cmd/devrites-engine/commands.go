@@ -491,7 +491,7 @@ func cmdResume(c *cli.Context) error {
 		return err
 	}
 	text := "state: " + r.Status + " (no stop to lift)\n"
-	if r.Lifted != "" || r.Status != engine.CursorRunning {
+	if r.Changed {
 		text = fmt.Sprintf("stop lifted (%s); state: %s; next: %s\n", r.Lifted, r.Status, r.NextAction)
 	}
 	e.print(r, text)

@@ -59,7 +59,7 @@ type prompter struct {
 func (p *prompter) line(prompt string) (string, error) {
 	fmt.Fprint(p.out, prompt)
 	s, err := p.in.ReadString('\n')
-	if err != nil && (s == "" || !errors.Is(err, io.EOF)) {
+	if err != nil { // end of input, even after words typed: nothing was confirmed
 		fmt.Fprintln(p.out)
 		return "", err
 	}
