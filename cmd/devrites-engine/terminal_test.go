@@ -229,10 +229,16 @@ func TestAnswerAtTerminal(t *testing.T) {
 }
 
 // TestResolveAtTerminalCancelled: `state resolve <qid>` with no answer at a
-// terminal prompts; end of input, and Ctrl-C, write nothing.
+// terminal prompts; end of input (also after words typed without Enter,
+// which a terminal hands over on the first Ctrl-D), and Ctrl-C, write
+// nothing.
 func TestResolveAtTerminalCancelled(t *testing.T) {
-	for _, key := range []string{"C-d", "C-c"} {
-		t.Run(key, func(t *testing.T) {
+	for name, keys := range map[string][]string{
+		"C-d":       {"C-d"},
+		"words-C-d": {"not sure yet", "C-d", "C-d"},
+		"C-c":       {"C-c"},
+	} {
+		t.Run(name, func(t *testing.T) {
 			x := newTTY(t)
 			x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers")
 			before := x.files()
@@ -244,8 +250,8 @@ func TestResolveAtTerminalCancelled(t *testing.T) {
 			// After end of input the shell prints the exit code. Ctrl-C ends
 			// the process (and the shell, whose end tmux may be slow to
 			// notice, so the process itself is watched).
-			x.keys(key)
-			if key == "C-d" {
+			x.keys(keys...)
+			if name != "C-c" {
 				x.waitFor("EXIT=0", 1)
 				if s := x.screen(); !strings.Contains(s, "cancelled: nothing was written") {
 					t.Errorf("screen lacks the cancel line:\n%s", s)
