@@ -85,13 +85,13 @@ func coreCommands() []*cli.Command {
 				},
 				{
 					Name: "resolve", Usage: "answer, drop or reject a question",
-					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --always <qid> <option> | --batch FILE|-",
+					ArgsUsage: "<qid> <answer…> | --drop <qid> <reason…> | --reject <qid> <feedback…> | --always <qid> 1 | --batch FILE|-",
 					Flags: []cli.Flag{
 						&cli.BoolFlag{Name: "drop", Usage: "drop the question; the words are the reason"},
 						&cli.BoolFlag{Name: "reject", Usage: "reject; the words are feedback for re-scoping"},
 						&cli.StringFlag{Name: "batch", Usage: "resolve many from FILE, or - for stdin"},
 						&cli.StringFlag{Name: "by", Usage: "who answered (default $DEVRITES_ACTOR, else human)"},
-						&cli.BoolFlag{Name: "always", Usage: "with an option number: also always approve the question's breakpoint (a rule in .devrites/rules.yaml)"},
+						&cli.BoolFlag{Name: "always", Usage: "with option 1: also always approve the question's breakpoint (a rule in .devrites/rules.yaml)"},
 					},
 					Action: cmdResolve,
 				},

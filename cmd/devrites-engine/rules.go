@@ -151,11 +151,11 @@ func cmdRulesRemove(c *cli.Context) error {
 	return nil
 }
 
-// cmdResolveAlways is state resolve --always <qid> N: the answer and an
+// cmdResolveAlways is state resolve --always <qid> 1: the answer and an
 // always-approve rule for the question's breakpoint.
 func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 	if kind != engine.StatusAnswered || batch {
-		return mdstore.Errorf(engine.ErrBadArgs, "--always goes with an option number only, not with --drop, --reject or --batch").
+		return mdstore.Errorf(engine.ErrBadArgs, "--always goes with option 1 only, not with --drop, --reject or --batch").
 			Hint("a drop or a reject is never a standing approval")
 	}
 	if c.NArg() != 2 {
