@@ -118,9 +118,11 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 func qHeadingLike(b []byte) int {
 	n := 0
 	for i := 0; i < len(b); i++ {
-		if b[i] != '#' {
-			continue
+		next := bytes.IndexByte(b[i:], '#')
+		if next < 0 {
+			break
 		}
+		i += next
 		j := i
 		for j < len(b) && b[j] == '#' {
 			j++

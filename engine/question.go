@@ -230,7 +230,23 @@ func (q Question) slaDuration() (time.Duration, bool) {
 	return parseSLA(q.SLA)
 }
 
-var slaRE = regexp.MustCompile(`^([0-9]+)([smhd])$`)
+// slaUnits are the units an SLA may end in.
+var slaUnits = map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}
+
+// splitSLA splits an SLA shaped as digits and a unit ("15m"), after
+// trimming blanks; ok is false for any other shape. (Every block is checked
+// on each write, so this is plain code rather than a regular expression.)
+func splitSLA(s string) (digits string, unit time.Duration, ok bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 {
+		return "", 0, false
+	}
+	digits, unit = s[:len(s)-1], slaUnits[s[len(s)-1]]
+	if unit == 0 || strings.Trim(digits, "0123456789") != "" {
+		return "", 0, false
+	}
+	return digits, unit, true
+}
 
 // MaxSLA is the longest SLA a question may have.
 const MaxSLA = 365 * 24 * time.Hour
@@ -238,12 +254,11 @@ const MaxSLA = 365 * 24 * time.Hour
 // parseSLA reads "15m", "4h", "24h", "2d"; ok is false for "none", "", a
 // zero SLA, text that does not parse and anything above MaxSLA.
 func parseSLA(s string) (d time.Duration, ok bool) {
-	m := slaRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
+	digits, unit, ok := splitSLA(s)
+	if !ok {
 		return 0, false
 	}
-	n, err := strconv.Atoi(m[1])
-	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[m[2]]
+	n, err := strconv.Atoi(digits)
 	if err != nil || n < 1 || int64(n) > int64(MaxSLA/unit) { // compared before multiplying: nothing overflows
 		return 0, false
 	}
@@ -259,7 +274,7 @@ func slaError(s string) error {
 	if _, ok := parseSLA(s); ok {
 		return nil
 	}
-	if slaRE.MatchString(strings.TrimSpace(s)) && strings.Trim(s, "0smhd") != "" {
+	if _, _, shaped := splitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
 		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
 	}
 	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -448,16 +449,27 @@ func (d *doctor) routingErrors(w *wsFiles) {
 	}
 }
 
-// containsFold reports whether b holds word (lower-case ASCII) in any case,
-// without copying b: field keys match whatever their case.
+// containsFold reports whether b holds word (lower-case ASCII letters) in
+// any case, without copying b: field keys match whatever their case. It
+// jumps between occurrences of word's last letter (bytes.IndexByte, in both
+// cases) and compares backwards from there.
 func containsFold(b []byte, word string) bool {
-	for i := 0; i+len(word) <= len(b); i++ {
-		j := 0
-		for j < len(word) && b[i+j]|0x20 == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
+	last := word[len(word)-1]
+	for _, c := range []byte{last, last &^ 0x20} {
+		for i := len(word) - 1; i < len(b); {
+			j := bytes.IndexByte(b[i:], c)
+			if j < 0 {
+				break
+			}
+			i += j
+			k := 0
+			for k < len(word) && b[i-k]|0x20 == word[len(word)-1-k] {
+				k++
+			}
+			if k == len(word) {
+				return true
+			}
+			i++
 		}
 	}
 	return false
