@@ -307,18 +307,22 @@ type StopRequest struct {
 	Status, Reason, Resume string
 }
 
+// StopResult is the cursor a stop left: the status written and the next
+// action.
+type StopResult struct {
+	Status, NextAction string
+}
+
 // Stop records a stop: status, its exact reason, one resume action, a Log
 // line. A stop with status running lifts the stop instead of recording one:
 // stop_reason goes.
-func (e *Engine) Stop(ctx context.Context, r StopRequest) error {
+func (e *Engine) Stop(ctx context.Context, r StopRequest) (StopResult, error) {
 	if err := r.check(); err != nil {
-		return err
+		return StopResult{}, err
 	}
-	_, err := transact(ctx, e, func(f *files) (struct{}, error) {
-		e.stop(f, r)
-		return struct{}{}, nil
+	return transact(ctx, e, func(f *files) (StopResult, error) {
+		return e.stop(f, r), nil
 	})
-	return err
 }
 
 // check refuses a stop that state.md cannot hold.
@@ -345,7 +349,7 @@ func (r StopRequest) check() error {
 // stop writes a checked stop into state.md. A stop with status running
 // lifts the stop as Resume does: back to the pause when a question the
 // cursor awaits is still open, else running on the given resume action.
-func (e *Engine) stop(f *files, r StopRequest) {
+func (e *Engine) stop(f *files, r StopRequest) StopResult {
 	status := r.Status
 	next := r.Resume
 	if status == CursorRunning {
@@ -359,6 +363,7 @@ func (e *Engine) stop(f *files, r StopRequest) {
 	f.state.Set("status", status)
 	f.state.Set("next_action", next)
 	f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
+	return StopResult{Status: status, NextAction: next}
 }
 
 // stillAwaited is the qid the cursor awaits when that question is still

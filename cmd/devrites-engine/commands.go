@@ -372,11 +372,17 @@ func cmdStop(c *cli.Context) error {
 	if req.Status == "" {
 		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "--status is required"), "use one of blocked, awaiting_human, running")
 	}
-	if err := eng.Stop(e.ctx, req); err != nil {
+	res, err := eng.Stop(e.ctx, req)
+	if err != nil {
 		return err
 	}
-	e.print(map[string]string{"status": req.Status, "stop_reason": req.Reason, "next_action": req.Resume},
-		fmt.Sprintf("stopped: %s — %s\nresume: %s\n", req.Status, req.Reason, req.Resume))
+	if req.Status == engine.CursorRunning { // a lift: no stop_reason stays
+		e.print(map[string]string{"status": res.Status, "next_action": res.NextAction},
+			fmt.Sprintf("stop lifted (%s); state: %s; next: %s\n", req.Reason, res.Status, res.NextAction))
+		return nil
+	}
+	e.print(map[string]string{"status": res.Status, "stop_reason": req.Reason, "next_action": res.NextAction},
+		fmt.Sprintf("stopped: %s — %s\nresume: %s\n", res.Status, req.Reason, res.NextAction))
 	return nil
 }
 
