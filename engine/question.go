@@ -81,7 +81,7 @@ type Question struct {
 	RemindedAt       string     `json:"reminded_at,omitempty"`
 	AlwaysApprove    string     `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
 	Overdue          bool       `json:"overdue"`
-	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list)
+	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list and show)
 
 	Line int `json:"-"` // line of the heading in questions.md
 
@@ -222,6 +222,13 @@ const recommended = " (Recommended)"
 func optionTitle(opt string) string {
 	title, _, _ := strings.Cut(opt, " — ")
 	return strings.TrimSpace(strings.Replace(title, recommended, "", 1))
+}
+
+// IsEscapeHatch reports whether an option is the escape hatch ("Something
+// else — …"): picked by its number alone it records nothing, so an answer
+// that picks it must come in words.
+func IsEscapeHatch(opt string) bool {
+	return strings.HasPrefix(strings.ToLower(optionTitle(opt)), "something else")
 }
 
 // slaDuration returns the question's SLA as a duration; ok is false for

@@ -69,7 +69,7 @@ func (e *Engine) List(fl ListFilter) ([]Question, error) {
 	awaited := f.state.AwaitingQID()
 	out := []Question{}
 	for _, q := range e.questions(f.questions) {
-		q.Awaited = awaited != "" && q.QID == awaited && q.Status == StatusOpen
+		q.Awaited = isAwaited(q, awaited)
 		if fl.keeps(q) {
 			out = append(out, q)
 		}
@@ -114,7 +114,14 @@ func (e *Engine) Get(id string) (Question, error) {
 	if err != nil {
 		return Question{}, err
 	}
-	return fromBlock(b, e.Now()), nil
+	q := fromBlock(b, e.Now())
+	q.Awaited = isAwaited(q, f.state.AwaitingQID())
+	return q, nil
+}
+
+// isAwaited: q is the open question state.md's cursor awaits.
+func isAwaited(q Question, awaited string) bool {
+	return awaited != "" && q.QID == awaited && q.Status == StatusOpen
 }
 
 // lookup returns the one question whose id is id: a block heading or a

@@ -237,7 +237,7 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		return r, optionRangeError(strconv.Itoa(r.choice), len(opts))
 	}
 	title := optionTitle(opts[r.choice-1])
-	if r.choice == len(opts) && strings.HasPrefix(strings.ToLower(title), "something else") && r.text == "" {
+	if r.choice == len(opts) && IsEscapeHatch(opts[r.choice-1]) && r.text == "" {
 		return r, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %d is \"%s\"", r.choice, opts[r.choice-1]),
 			"describe the answer in words instead of picking the escape hatch")
 	}

@@ -38,7 +38,7 @@ func (rt routing) optionOf(r Response) int {
 	}
 	t := strings.TrimSpace(r.Answer)
 	for i, o := range rt.options {
-		if strings.HasPrefix(strings.ToLower(optionTitle(o)), "something else") {
+		if IsEscapeHatch(o) {
 			continue
 		}
 		if strings.EqualFold(t, optionTitle(o)) || strings.EqualFold(t, o) {

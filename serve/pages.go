@@ -208,7 +208,6 @@ type questionPage struct {
 	Project   string
 	Q         engine.Question
 	Text      string // the option set as questions show prints it
-	Awaited   bool
 	Options   []option
 	Action    string
 	CSRF      string
@@ -247,9 +246,6 @@ func (s *Server) questionPage(r *http.Request, t target, eng *engine.Engine, q e
 	if len(s.projects) > 1 {
 		page.Project = t.p.name
 	}
-	if v, err := eng.Show(); err == nil && v.Awaiting != nil {
-		page.Awaited = v.Awaiting["question_id"] == q.QID
-	}
 	return page
 }
 
@@ -259,7 +255,7 @@ func options(q engine.Question) []option {
 	var out []option
 	escape := false
 	for i, o := range q.Options {
-		e := i == len(q.Options)-1 && isEscape(o)
+		e := i == len(q.Options)-1 && engine.IsEscapeHatch(o)
 		escape = escape || e
 		out = append(out, option{N: i + 1, Value: strconv.Itoa(i + 1), Text: o, Escape: e})
 	}
@@ -267,13 +263,6 @@ func options(q engine.Question) []option {
 		out = append(out, option{Value: "words", Text: "Something else: the words below", Escape: true})
 	}
 	return out
-}
-
-// isEscape: an option the engine takes only with words (state resolve
-// refuses its number alone).
-func isEscape(opt string) bool {
-	title, _, _ := strings.Cut(opt, " — ")
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(title)), "something else")
 }
 
 // csrf is the form token of a question page issued at a time: the time and
