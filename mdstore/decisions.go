@@ -13,11 +13,28 @@ import (
 // (an ADR log's "DEC-004 …" entries).
 func DecisionHeadings(b []byte) []string {
 	d := splitString(unsafe.String(unsafe.SliceData(b), len(b)))
-	fenced := d.fenced(nil)
 	var out []string
+	for _, i := range d.level2() {
+		out = append(out, strings.Clone(headingTitle(d.lines[i].text)))
+	}
+	return out
+}
+
+// DecisionHeadingLines returns the indexes (from 0, a BOM not counted) of
+// decisions.md's lines that are level-2 headings outside fenced code: where
+// its entries start.
+func DecisionHeadingLines(b []byte) []int {
+	d := splitString(unsafe.String(unsafe.SliceData(b), len(b)))
+	return d.level2()
+}
+
+// level2 returns the indexes of the level-2 headings outside fenced code.
+func (d *doc) level2() []int {
+	fenced := d.fenced(nil)
+	var out []int
 	for i, l := range d.lines {
 		if !fenced[i] && headingLevel(l.text) == 2 {
-			out = append(out, strings.Clone(headingTitle(l.text)))
+			out = append(out, i)
 		}
 	}
 	return out

@@ -34,8 +34,8 @@ func parseDecisions(b []byte, m map[string]string) *dfile {
 		}
 		f.entries = append(f.entries, newEntry(f.lines[start:end], m, f.nl))
 	}
-	for i, l := range f.lines {
-		if strings.HasPrefix(body(l), "## ") {
+	for _, i := range mdstore.DecisionHeadingLines(b) { // fenced "## " lines are text
+		if strings.HasPrefix(body(f.lines[i]), "## ") {
 			flush(i)
 			start = i
 		}

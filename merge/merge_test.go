@@ -334,6 +334,9 @@ func TestDecisions(t *testing.T) {
 	e1 := entry(id1, "answered", "yes", "2026-11-29T10:00:00Z")
 	e2 := entry(id2, "answered", "no", "2026-11-29T11:00:00Z")
 	e3 := entry(id3, "dropped", "moot", "2026-11-29T12:00:00Z")
+	// A "## " line inside fenced code is text of its entry, not an entry.
+	f1 := e1 + "```md\n## Example\n```\n"
+	f2 := e2 + "```md\n## Example\n```\n"
 	for _, c := range []struct {
 		name               string
 		base, ours, theirs string
@@ -353,6 +356,7 @@ func TestDecisions(t *testing.T) {
 		{"preamble changed by theirs only", dec(e1), dec(e1, e2), "# Decisions\n\nA log of what was decided.\n" + e1, nil,
 			"# Decisions\n\nA log of what was decided.\n" + e1 + e2, nil},
 		{"CRLF", crlf(dec()), crlf(dec(e1)), dec(e2), nil, crlf(dec(e1, e2)), nil},
+		{"headings in fenced code", dec(), dec(f1), dec(f2), nil, dec(f1, f2), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
