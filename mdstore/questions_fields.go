@@ -142,6 +142,11 @@ func (b *Block) parseRow() {
 // Line is the 1-based line number of the block's heading.
 func (b *Block) Line() int { return b.head + 1 }
 
+// End returns the line number (from 1) of the block's last line: the line
+// before the next level-1 or level-2 heading outside fenced code, or a
+// register row's own line.
+func (b *Block) End() int { return b.end }
+
 // Fields returns the block's fields in order.
 func (b *Block) Fields() []Field {
 	b.parse()

@@ -176,19 +176,37 @@ func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 // TestQuestionsRefuses: input that is not text, and a merge that would
 // swallow a block, are errors, never a result.
+// register is a questions.md whose questions are rows of a register table.
+func register(ids ...string) string {
+	s := "# Questions\n\n## Question register\n\n| Question ID | Status | Question |\n| --- | --- | --- |\n"
+	for _, id := range ids {
+		s += "| " + id + " | open | Which one? |\n"
+	}
+	return s
+}
+
 func TestQuestionsRefuses(t *testing.T) {
 	for _, c := range []struct{ name, base, ours, theirs string }{
 		{"invalid UTF-8", q(), q(blk(id1, "status: \xff")), q(blk(id2, "status: open"))},
 		{"NUL byte", q(), q(blk(id1, "status: open")), q(blk(id2, "status: open\x00"))},
 		{"ours ends in an open fence", q(), "# Questions\n\n```\nexample\n", q(blk(id2, "status: open"))},
+		{"register rows", register(), register(id1), register(id1, id2)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
 			if err == nil {
 				t.Fatalf("got no error and\n%s", got.Data)
 			}
-			if c.name != "ours ends in an open fence" && !errors.Is(err, mdstore.ErrMalformed) {
-				t.Errorf("error %v does not wrap mdstore.ErrMalformed", err)
+			switch c.name {
+			case "ours ends in an open fence":
+			case "register rows":
+				if want := "line 7: " + id1 + " is a row of a question register table"; !strings.Contains(err.Error(), want) {
+					t.Errorf("error %v does not say %q", err, want)
+				}
+			default:
+				if !errors.Is(err, mdstore.ErrMalformed) {
+					t.Errorf("error %v does not wrap mdstore.ErrMalformed", err)
+				}
 			}
 		})
 	}

@@ -54,8 +54,9 @@ func (b *qblock) value(norm string) string {
 }
 
 // parseQuestions reads a questions.md with mdstore's parser and cuts it
-// into chunks. A block runs from its heading to the next level-1 or
-// level-2 heading at column 0 outside fenced code, as mdstore reads it.
+// into chunks: its blocks, as mdstore bounds them, and the text between.
+// Question register rows (a table) are refused: a row is not a block of
+// lines that can be renumbered and merged field by field.
 func parseQuestions(name string, b []byte) (*qfile, error) {
 	if err := readable(name, b); err != nil {
 		return nil, err
@@ -63,12 +64,6 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 	f := &qfile{text: splitText(b), ids: map[string]bool{}}
 	// mdstore shares the memory it parses; it gets a copy of its own.
 	q := mdstore.ParseQuestions(bytes.Clone(b))
-	var ends []int
-	for _, h := range q.Headings() {
-		if !h.Fenced && strings.HasPrefix(h.Text, "#") {
-			ends = append(ends, h.Line-1)
-		}
-	}
 	at := 0 // next line not yet in a chunk
 	texts := map[string]int{}
 	addText := func(to int) {
@@ -86,16 +81,12 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 		at = to
 	}
 	for _, mb := range q.Blocks() {
-		head := mb.Line() - 1
-		if head < at || head >= len(f.lines) {
-			return nil, fmt.Errorf("%s: line %d: question block out of order", name, mb.Line())
+		if mb.Row() {
+			return nil, fmt.Errorf("%s: line %d: %s is a row of a question register table, which is not merged question by question", name, mb.Line(), mb.QID)
 		}
-		end := len(f.lines)
-		for _, e := range ends {
-			if e > head {
-				end = e
-				break
-			}
+		head, end := mb.Line()-1, mb.End()
+		if head < at || end > len(f.lines) {
+			return nil, fmt.Errorf("%s: line %d: question block out of order", name, mb.Line())
 		}
 		addText(head)
 		blk := &qblock{qid: strings.Clone(mb.QID), lines: f.lines[head:end]}
