@@ -82,11 +82,11 @@ func LoadHook(devrites string, afk AFK) AFK {
 	if devrites == "" {
 		return afk
 	}
-	path := filepath.Join(devrites, "notify.yaml")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	h := loadConfig(filepath.Join(devrites, "notify.yaml"))
+	if h.Path == "" { // no notify.yaml
 		return afk
 	}
-	h := loadConfig(path)
+	path := h.Path
 	for i, w := range h.Warnings {
 		h.Warnings[i] = strings.TrimSuffix(w, "; nothing is auto-picked until it is fixed") + hookBroken(h.Failed(i))
 	}

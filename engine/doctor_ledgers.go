@@ -23,7 +23,7 @@ func (d *doctor) checkRules() {
 	if ws.Devrites == "" {
 		return
 	}
-	r := LoadRules(ws.Devrites)
+	r := d.e.Rules // read when the engine opened
 	file := d.devritesName(RulesFile)
 	for _, p := range r.Ignored {
 		d.add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",

@@ -133,11 +133,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			v = strings.TrimSpace(v)
 			q.Provisional = v != "" && v != "0" && v != "false"
 		case "tags":
-			for _, t := range strings.Split(v, ",") {
-				if t = strings.TrimSpace(t); t != "" {
-					q.Tags = append(q.Tags, t)
-				}
-			}
+			q.Tags = splitNames(v)
 		case "breakpoint":
 			q.Breakpoint = v
 		case "route":

@@ -416,13 +416,7 @@ func (e *Engine) deferRescope(s *mdstore.State, id, logText string) {
 
 // rescopePending lists the qids of the cursor's rescope_pending.
 func rescopePending(s *mdstore.State) []string {
-	var out []string
-	for _, id := range strings.Split(valueOf(s, "rescope_pending"), ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
+	return splitNames(valueOf(s, "rescope_pending"))
 }
 
 // rescopeAction is next_action after a rejection of id: the re-scope

@@ -107,7 +107,8 @@ func (n *Names) UnmarshalJSON(b []byte) error {
 	return mdstore.Errorf(ErrBadArgs, "field \"route\" must be a name, \"a, b\" or a list of names")
 }
 
-// splitNames reads a comma-separated list of names, without blanks.
+// splitNames reads a comma-separated list (names, tags, qids), without
+// blanks; nil when there is none.
 func splitNames(v string) []string {
 	var out []string
 	for _, s := range strings.Split(v, ",") {

@@ -219,13 +219,12 @@ func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
 // that a failing command leaves every file as it was. fn checks again under
 // the lock.
 func withRules(ctx context.Context, devrites string, timeout time.Duration, check, fn func(*Rules) error) error {
-	if devrites == "" {
-		return mdstore.Errorf(mdstore.ErrNoWorkspace, "no .devrites directory: approval rules live in .devrites/%s", RulesFile)
+	r, err := ListRules(devrites)
+	if err != nil {
+		return err
 	}
-	if r := LoadRules(devrites); r.Broken {
-		return r.err()
-	} else if check != nil {
-		if err := check(&r); err != nil {
+	if check != nil {
+		if err := check(r); err != nil {
 			return err
 		}
 	}
@@ -234,12 +233,11 @@ func withRules(ctx context.Context, devrites string, timeout time.Duration, chec
 		return err
 	}
 	defer unlock()
-	r := LoadRules(devrites)
-	if r.Broken {
-		return r.err()
+	if r, err = ListRules(devrites); err != nil {
+		return err
 	}
 	orig := r.data
-	if err := fn(&r); err != nil {
+	if err := fn(r); err != nil {
 		return err
 	}
 	if bytes.Equal(orig, r.data) {
