@@ -250,9 +250,13 @@ func envOf(c *cli.Context) (*env, error) {
 		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now, warnings: app.Metadata["warnings"].(*[]string)}, nil
 }
 
-func (e *env) locator() mdstore.Locator {
+func (e *env) locator() mdstore.Locator { return locatorOf(e.c) }
+
+// locatorOf reads --workspace, --root and --slug from c, else
+// DEVRITES_WORKSPACE or DEVRITES_ROOT, from the current directory.
+func locatorOf(c *cli.Context) mdstore.Locator {
 	wd, _ := os.Getwd()
-	loc := mdstore.Locator{Workspace: e.c.String("workspace"), Root: e.c.String("root"), Slug: e.c.String("slug"), Dir: wd}
+	loc := mdstore.Locator{Workspace: c.String("workspace"), Root: c.String("root"), Slug: c.String("slug"), Dir: wd}
 	if loc.Workspace == "" && loc.Root == "" {
 		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
 		if loc.Workspace == "" {

@@ -52,15 +52,7 @@ func (e *env) devrites() (string, error) {
 		}
 		return ws.Devrites, nil
 	}
-	project, err := mdstore.ProjectDir(loc)
-	if err != nil {
-		return "", err
-	}
-	d := filepath.Join(project, ".devrites")
-	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-		return "", mdstore.Errorf(mdstore.ErrNoWorkspace, "no .devrites directory in %s or above it", project).Fix(mdstore.RunInit, "")
-	}
-	return d, nil
+	return mdstore.DevritesDir(loc)
 }
 
 func ruleText(r engine.Rule) string {

@@ -87,15 +87,7 @@ func serveRoots(c *cli.Context) ([]string, error) {
 		return roots, nil
 	}
 	lineage := c.Lineage()
-	app := lineage[len(lineage)-1] // the global flags; serve's --root hides the global one
-	wd, _ := os.Getwd()
-	loc := mdstore.Locator{Workspace: app.String("workspace"), Root: app.String("root"), Dir: wd}
-	if loc.Workspace == "" && loc.Root == "" {
-		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
-		if loc.Workspace == "" {
-			loc.Root = os.Getenv("DEVRITES_ROOT")
-		}
-	}
+	loc := locatorOf(lineage[len(lineage)-1]) // the global flags; serve's --root hides the global one
 	if loc.Workspace != "" {
 		ws, err := mdstore.Find(loc)
 		if err != nil {
