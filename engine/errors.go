@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/recovery"
 )
 
 // Sentinel errors of the engine, beside mdstore's. The command line maps them
@@ -24,3 +25,39 @@ var (
 	ErrUnknownQID = mdstore.ErrNoQuestion
 	ErrMalformed  = mdstore.ErrMalformed
 )
+
+// kinds names each sentinel with the stable kind that the command line
+// turns into an exit code and serve into an HTTP status; the first match
+// wins, so an error that wraps two gets the more specific kind.
+var kinds = []struct {
+	err  error
+	kind string
+}{
+	{mdstore.ErrBusy, "busy"},
+	{ErrBadArgs, "bad-arguments"},
+	{mdstore.ErrBadSlug, "bad-arguments"},
+	{ErrSchema, "schema"},
+	{ErrAmbiguous, "ambiguous-qid"},
+	{mdstore.ErrMalformed, "malformed"},
+	{ErrConflict, "conflict"},
+	{ErrPaused, "paused"},
+	{ErrStopped, "stopped"},
+	{ErrNotOpen, "not-open"},
+	{ErrExists, "exists"},
+	{mdstore.ErrNoQuestion, "unknown-qid"},
+	{recovery.ErrUnknown, "unknown-fingerprint"},
+	{ErrUnknownRule, "unknown-rule"},
+	{mdstore.ErrNoWorkspace, "no-workspace"},
+	{mdstore.ErrMissing, "missing-file"},
+}
+
+// KindOf returns the kind of err: one of the kinds above, or "io" for any
+// other failure.
+func KindOf(err error) string {
+	for _, k := range kinds {
+		if errors.Is(err, k.err) {
+			return k.kind
+		}
+	}
+	return "io"
+}

@@ -339,7 +339,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	out, err := eng.Resolve(context.WithoutCancel(r.Context()), []engine.Resolution{res}, f.By, false)
 	if err != nil {
 		status := statusOf(err)
-		if status >= 500 || status == http.StatusNotFound || status == http.StatusServiceUnavailable {
+		if status >= 500 || status == http.StatusNotFound {
 			if status == http.StatusServiceUnavailable {
 				w.Header().Set("Retry-After", "5")
 			}
@@ -424,28 +424,15 @@ func checkName(by string) (int, string) {
 //	unknown qid, no workspace, missing (4, 2)      404
 //	anything else (exit 1)                         500
 func statusOf(err error) int {
-	for _, m := range []struct {
-		kind   error
-		status int
-	}{
-		{mdstore.ErrBusy, http.StatusServiceUnavailable},
-		{engine.ErrBadArgs, http.StatusUnprocessableEntity},
-		{mdstore.ErrBadSlug, http.StatusUnprocessableEntity},
-		{engine.ErrSchema, http.StatusConflict},
-		{engine.ErrAmbiguous, http.StatusConflict},
-		{mdstore.ErrMalformed, http.StatusConflict},
-		{engine.ErrConflict, http.StatusConflict},
-		{engine.ErrPaused, http.StatusConflict},
-		{engine.ErrStopped, http.StatusConflict},
-		{engine.ErrNotOpen, http.StatusConflict},
-		{engine.ErrExists, http.StatusConflict},
-		{mdstore.ErrNoQuestion, http.StatusNotFound},
-		{mdstore.ErrNoWorkspace, http.StatusNotFound},
-		{mdstore.ErrMissing, http.StatusNotFound},
-	} {
-		if errors.Is(err, m.kind) {
-			return m.status
-		}
+	switch engine.KindOf(err) {
+	case "busy":
+		return http.StatusServiceUnavailable
+	case "bad-arguments":
+		return http.StatusUnprocessableEntity
+	case "schema", "ambiguous-qid", "malformed", "conflict", "paused", "stopped", "not-open", "exists":
+		return http.StatusConflict
+	case "unknown-qid", "unknown-fingerprint", "unknown-rule", "no-workspace", "missing-file":
+		return http.StatusNotFound
 	}
 	return http.StatusInternalServerError
 }

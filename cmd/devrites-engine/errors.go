@@ -9,7 +9,6 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/devrites/devrites-engine/recovery"
 )
 
 // Exit codes, as the README documents them.
@@ -28,40 +27,24 @@ const (
 // errUsage marks errors in how the command was called.
 var errUsage = errors.New("usage")
 
-// codes maps sentinels to exit codes and stable kinds; the first match wins,
-// so an error that wraps two sentinels gets the more specific code.
-var codes = []struct {
-	err  error
-	code int
-	kind string
-}{
-	{mdstore.ErrBusy, exitBusy, "busy"},
-	{engine.ErrBadArgs, exitBadArgs, "bad-arguments"},
-	{mdstore.ErrBadSlug, exitBadArgs, "bad-arguments"},
-	{errUsage, exitBadArgs, "usage"},
-	{engine.ErrSchema, exitMalformed, "schema"},
-	{engine.ErrAmbiguous, exitMalformed, "ambiguous-qid"},
-	{mdstore.ErrMalformed, exitMalformed, "malformed"},
-	{engine.ErrConflict, exitConflict, "conflict"},
-	{engine.ErrPaused, exitConflict, "paused"},
-	{engine.ErrStopped, exitConflict, "stopped"},
-	{engine.ErrNotOpen, exitConflict, "not-open"},
-	{engine.ErrExists, exitConflict, "exists"},
-	{mdstore.ErrNoQuestion, exitUnknown, "unknown-qid"},
-	{recovery.ErrUnknown, exitUnknown, "unknown-fingerprint"},
-	{engine.ErrUnknownRule, exitUnknown, "unknown-rule"},
-	{mdstore.ErrNoWorkspace, exitNoSpace, "no-workspace"},
-	{mdstore.ErrMissing, exitNoSpace, "missing-file"},
+// codes are the exit codes of the error kinds (engine.KindOf, and usage).
+var codes = map[string]int{
+	"io":            exitIO,
+	"busy":          exitBusy,
+	"bad-arguments": exitBadArgs, "usage": exitBadArgs,
+	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed,
+	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict,
+	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown,
+	"no-workspace": exitNoSpace, "missing-file": exitNoSpace,
 }
 
 // exitCode is the one place where errors become exit codes.
 func exitCode(err error) (int, string) {
-	for _, c := range codes {
-		if errors.Is(err, c.err) {
-			return c.code, c.kind
-		}
+	kind := engine.KindOf(err)
+	if kind == "io" && errors.Is(err, errUsage) {
+		kind = "usage"
 	}
-	return exitIO, "io"
+	return codes[kind], kind
 }
 
 // status is an outcome that is not an error but has its own exit code
