@@ -76,12 +76,7 @@ func (s *Server) questionEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	eng, err := s.open(t.ws)
-	if err != nil {
-		s.refuse(w, r, err)
-		return
-	}
-	if _, ok := s.current(w, r, t, eng); !ok {
+	if _, _, ok := s.current(w, r, t); !ok {
 		return
 	}
 	s.stream(w, r, func() string { return stamp([]*mdstore.Workspace{t.ws}) })

@@ -174,20 +174,26 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (target, bool
 	return t, true
 }
 
-// current reads the question of a target. A question that is no longer
-// open ends its link: 403, saying what became of it.
-func (s *Server) current(w http.ResponseWriter, r *http.Request, t target, eng *engine.Engine) (engine.Question, bool) {
+// current opens the engine of a target's workspace and reads its question.
+// A question that is no longer open ends its link: 403, saying what became
+// of it.
+func (s *Server) current(w http.ResponseWriter, r *http.Request, t target) (*engine.Engine, engine.Question, bool) {
+	eng, err := s.open(t.ws)
+	if err != nil {
+		s.refuse(w, r, err)
+		return nil, engine.Question{}, false
+	}
 	q, err := eng.Get(t.qid)
 	if err != nil {
 		s.refuse(w, r, err)
-		return q, false
+		return nil, q, false
 	}
 	if q.Status != engine.StatusOpen {
 		s.fail(w, r, http.StatusForbidden, "This question is closed",
 			t.qid+" is "+q.Status+": its link works only while it is open.")
-		return q, false
+		return nil, q, false
 	}
-	return q, true
+	return eng, q, true
 }
 
 // option is one choice of the form.
@@ -226,12 +232,7 @@ func (s *Server) question(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	since := stamp([]*mdstore.Workspace{t.ws})
-	eng, err := s.open(t.ws)
-	if err != nil {
-		s.refuse(w, r, err)
-		return
-	}
-	q, ok := s.current(w, r, t, eng)
+	eng, q, ok := s.current(w, r, t)
 	if !ok {
 		return
 	}
@@ -315,12 +316,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	since := stamp([]*mdstore.Workspace{t.ws})
-	eng, err := s.open(t.ws)
-	if err != nil {
-		s.refuse(w, r, err)
-		return
-	}
-	q, ok := s.current(w, r, t, eng)
+	eng, q, ok := s.current(w, r, t)
 	if !ok {
 		return
 	}
