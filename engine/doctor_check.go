@@ -93,7 +93,7 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	// Headings reads every line (it must tell values from headings). For a
 	// write, it is skipped when it cannot find anything: no fence, and no
 	// "# q-" beyond the question headings themselves.
-	if d.errorsOnly && !bytes.Contains(w.origQ, []byte("```")) && !bytes.Contains(w.origQ, []byte("~~~")) && qHeadingLike(w.origQ) <= qHeads {
+	if d.errorsOnly && !w.questions.HasFenceMarker() && qHeadingLike(w.origQ) <= qHeads {
 		d.checkIDs(w)
 		return
 	}

@@ -142,6 +142,10 @@ func (b *Block) parseRow() {
 // Line is the 1-based line number of the block's heading.
 func (b *Block) Line() int { return b.head + 1 }
 
+// HasFenceMarker reports whether a line of the file holds "```" or "~~~",
+// as parsing found: without one no line is in fenced code.
+func (q *Questions) HasFenceMarker() bool { return !q.d.noFence }
+
 // End returns the line number (from 1) of the block's last line: the line
 // before the next level-1 or level-2 heading outside fenced code, or a
 // register row's own line.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -272,39 +271,21 @@ func openLog(path string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		_ = syscall.Close(fd)
-		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		_ = syscall.Close(fd)
-		return nil, notRegular(mdstore.FileType(rawType(uint32(st.Mode))))
-	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		_ = syscall.Close(fd)
 		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
 	}
-	return os.NewFile(uintptr(fd), path), nil
-}
-
-// rawType is the type bits of a stat(2) mode as an fs.FileMode.
-func rawType(mode uint32) fs.FileMode {
-	switch mode & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFBLK:
-		return fs.ModeDevice
+	f := os.NewFile(uintptr(fd), path)
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
 	}
-	return fs.ModeIrregular
+	if !fi.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, notRegular(mdstore.FileType(fi.Mode()))
+	}
+	return f, nil
 }
 
 // bounded keeps the first MaxOutput bytes written to it and counts the rest.
