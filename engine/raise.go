@@ -274,11 +274,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
 					Fix(mdstore.LiftStop, "")
 			}
-			if awaited := f.state.AwaitingQID(); awaited != "" {
-				if b := f.questions.Find(awaited); b != nil && b.Value("status") == StatusOpen {
-					return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", awaited).
-						Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, awaited)
-				}
+			if b := awaitedOpen(f); b != nil {
+				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
+					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, b.QID)
 			}
 		}
 		id, err := e.nextQID(f)

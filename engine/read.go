@@ -278,11 +278,9 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		// agent may proceed. A cursor that says so but still names an open
 		// question it awaits (a stop that moved status past the pause)
 		// waits for a person to answer.
-		if q := f.state.AwaitingQID(); q != "" {
-			if b := f.questions.Find(q); b != nil && b.Value("status") == StatusOpen {
-				r.Proceed = false
-				r.Reason = "awaiting a human on " + q + " (state.md says running, but the question is open)"
-			}
+		if b := awaitedOpen(f); b != nil {
+			r.Proceed = false
+			r.Reason = "awaiting a human on " + b.QID + " (state.md says running, but the question is open)"
 		}
 	default:
 		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human, blocked or done",
@@ -376,16 +374,25 @@ func (e *Engine) stop(f *files, r StopRequest) StopResult {
 // stillAwaited is the qid the cursor awaits when that question is still
 // open, with the command that answers it; "" when there is none.
 func (e *Engine) stillAwaited(f *files) (string, string) {
-	id := f.state.AwaitingQID()
-	if id == "" {
-		return "", ""
-	}
-	b := f.questions.Find(id)
-	if b == nil || b.Value("status") != StatusOpen {
+	b := awaitedOpen(f)
+	if b == nil {
 		return "", ""
 	}
 	phase, _ := f.state.Get("phase")
-	return id, expand(e.Templates.Resume, id, phase, b.Value("slice"))
+	return b.QID, expand(e.Templates.Resume, b.QID, phase, b.Value("slice"))
+}
+
+// awaitedOpen is the block of the question the cursor awaits while it is
+// open, or nil.
+func awaitedOpen(f *files) *mdstore.Block {
+	id := f.state.AwaitingQID()
+	if id == "" {
+		return nil
+	}
+	if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+		return b
+	}
+	return nil
 }
 
 // ResumeResult is what `state resume` reports.

@@ -50,6 +50,12 @@ type strategy struct {
 	digits string
 }
 
+// fits reports whether the strategy can decide among n routed responders:
+// a quorum from 1 to n.
+func (s strategy) fits(n int) bool {
+	return s.name != StrategyQuorum || s.n >= 1 && s.n <= n
+}
+
 func (s strategy) String() string {
 	if s.name == StrategyQuorum {
 		return StrategyQuorum + ":" + s.digits
@@ -160,7 +166,7 @@ func (r *RaiseRequest) prepareRoute() error {
 	case len(route) == 0 && s.name != StrategySingle:
 		return mdstore.Errorf(ErrBadArgs, "strategy %s without a route", s).
 			Hint("a strategy says how the answers of the people the question is routed to decide it; name them with --route")
-	case s.name == StrategyQuorum && (s.n < 1 || s.n > len(route)):
+	case !s.fits(len(route)):
 		return mdstore.Errorf(ErrBadArgs, "strategy %s: the route has %s", s, plural(len(route), "responder")).
 			Hint("a quorum is from 1 to the number of routed responders")
 	}
@@ -269,7 +275,7 @@ func (q Question) routing() (routing, error) {
 	if err != nil {
 		return routing{}, mdstore.Errorf(ErrMalformed, "%v", err)
 	}
-	if s.name == StrategyQuorum && (s.n < 1 || s.n > len(q.Route)) {
+	if !s.fits(len(q.Route)) {
 		return routing{}, mdstore.Errorf(ErrMalformed, "strategy %s, but the route has %s", s, plural(len(q.Route), "responder"))
 	}
 	if q.responsesErr != nil {
@@ -415,7 +421,7 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
 		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
 			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
 			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
-	case s.name == StrategyQuorum && (s.n < 1 || s.n > len(route)):
+	case !s.fits(len(route)):
 		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
 			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
 			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})

@@ -176,8 +176,9 @@ func (q *RuleRequest) check() error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use always-approve or never-auto")
 	}
-	if t := normTag(q.Tag); q.Action == AlwaysApprove && (slices.Contains(alwaysStop, t) || t == "scope" || t == "acceptance") {
-		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", t)
+	// The policy's own hard stops say which tags always pause (rules 3, 4).
+	if q.Action == AlwaysApprove && q.Tag != "" && hardStop(AFK{}, Gatekeeping{Tags: []string{q.Tag}}) != nil {
+		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", normTag(q.Tag))
 	}
 	if q.By == "" {
 		q.By = "human"
