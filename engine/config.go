@@ -338,12 +338,16 @@ func LoadTemplates(devrites string) (Templates, error) {
 	if err != nil {
 		return t, err
 	}
+	// Parsed once: the node gives the keys' lines, then the texts.
+	var doc yaml.Node
 	var f Templates
-	if err := yaml.Unmarshal(b, &f); err != nil {
+	err = yaml.Unmarshal(b, &doc)
+	if err == nil && len(doc.Content) == 1 {
+		err = doc.Content[0].Decode(&f)
+	}
+	if err != nil {
 		return t, mdstore.Errorf(ErrMalformed, "%s:%s", path, yamlMessage(err))
 	}
-	var doc yaml.Node
-	_ = yaml.Unmarshal(b, &doc) // it parsed above
 	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
 		kv := doc.Content[0].Content
 		for i := 0; i+1 < len(kv); i += 2 {
