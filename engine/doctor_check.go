@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -290,27 +289,12 @@ func (d *doctor) blockErrors(b *mdstore.Block) {
 // checkText reports a file that is not text: invalid UTF-8, or binary
 // content (a NUL byte).
 func (d *doctor) checkText(file string, b []byte) {
-	if !utf8.Valid(b) {
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: invalidUTF8Line(b),
+	if line := mdstore.InvalidUTF8Line(b); line > 0 {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: line,
 			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})
 	}
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: 1 + bytes.Count(b[:i], []byte("\n")),
+	if line := mdstore.NULLine(b); line > 0 {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: line,
 			Problem: "binary content (a NUL byte)", Mend: "restore the file from version control, or remove the binary content"})
 	}
-}
-
-func invalidUTF8Line(b []byte) int {
-	line := 1
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			return line
-		}
-		if b[0] == '\n' {
-			line++
-		}
-		b = b[n:]
-	}
-	return line
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -93,11 +92,11 @@ func normalized(lines []string) string {
 
 // readable refuses input that no parser of the engine reads cleanly.
 func readable(name string, b []byte) error {
-	if !utf8.Valid(b) {
+	if mdstore.InvalidUTF8Line(b) > 0 {
 		return mdstore.Errorf(mdstore.ErrMalformed, "%s: not valid UTF-8", name)
 	}
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return mdstore.Errorf(mdstore.ErrMalformed, "%s: binary content (a NUL byte on line %d)", name, 1+bytes.Count(b[:i], []byte("\n")))
+	if line := mdstore.NULLine(b); line > 0 {
+		return mdstore.Errorf(mdstore.ErrMalformed, "%s: binary content (a NUL byte on line %d)", name, line)
 	}
 	return nil
 }

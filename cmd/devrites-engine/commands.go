@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -254,22 +253,10 @@ func readInput(flag, name string, stdin io.Reader) ([]byte, error) {
 	if err != nil {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: %v", flag, name, err)
 	}
-	if !utf8.Valid(b) {
-		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: not valid UTF-8 (line %d)", flag, name, 1+bytes.Count(b[:invalidAt(b)], []byte("\n")))
+	if line := mdstore.InvalidUTF8Line(b); line > 0 {
+		return nil, mdstore.Errorf(engine.ErrBadArgs, "%s %s: not valid UTF-8 (line %d)", flag, name, line)
 	}
 	return b, nil
-}
-
-// invalidAt is the offset of the first byte that is not valid UTF-8.
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // decodeRaise reads --input: one JSON object of RaiseRequest's fields.
