@@ -272,6 +272,13 @@ func TestState(t *testing.T) {
 			want:   state(pO, aO, start, "2026-11-29T09:30:00Z build: note", "2026-11-29T10:00:00Z build: raised "+id1+" (blocking)", "2026-11-29T11:00:00Z build: later"),
 		},
 		{
+			name:   "a heading in fenced code does not end the Log",
+			base:   state(running, nil, start),
+			ours:   state(running, nil, start, "2026-11-29T10:00:00Z build: output\n```\n## sample\n```"),
+			theirs: state(running, nil, start, "2026-11-29T11:00:00Z build: later"),
+			want:   state(running, nil, start, "2026-11-29T10:00:00Z build: output\n```\n## sample\n```", "2026-11-29T11:00:00Z build: later"),
+		},
+		{
 			name:   "ours answered the awaited question; theirs changed nothing of the pause",
 			base:   state(pO, aO, start),
 			ours:   state(running, nil, start, "2026-11-29T10:30:00Z build: answered "+id1),

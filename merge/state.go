@@ -86,7 +86,7 @@ func readState(b []byte, m map[string]string) *stateSide {
 			}
 		}
 	}
-	lines, _, _ := logSection(splitText(b))
+	lines, _, _ := logSection(b, splitText(b))
 	prev := ""
 	for _, l := range lines {
 		t := mapIDs(l, m)
@@ -109,30 +109,20 @@ func (v *stateSide) get(k string) (string, bool) {
 	return x, ok
 }
 
-// logSection finds the "## Log" section: the texts of its "- " entries and,
-// for each, its line index; end is where the section ends (-1 when there
-// is no such section).
-func logSection(t text) (entries []string, at []int, end int) {
-	start := -1
-	for i, l := range t.lines {
-		s := body(l)
-		if start < 0 {
-			if strings.HasPrefix(s, "## ") && mdstore.NormKey(strings.Trim(s, "# \t")) == "log" {
-				start = i
-			}
-			continue
-		}
-		if strings.HasPrefix(s, "# ") || strings.HasPrefix(s, "## ") || s == "#" || s == "##" {
-			return entries, at, i
-		}
-		if rest, ok := strings.CutPrefix(s, "- "); ok {
+// logSection finds the Log section of b (split as t), bounded as mdstore
+// reads it: the texts of its "- " entries and, for each, its line index;
+// end is where the section ends (-1 when there is no such section).
+func logSection(b []byte, t text) (entries []string, at []int, end int) {
+	head, end, ok := mdstore.ParseState(b).LogSpan()
+	if !ok {
+		return nil, nil, -1
+	}
+	for i := head + 1; i < end; i++ {
+		if rest, ok := strings.CutPrefix(body(t.lines[i]), "- "); ok {
 			entries, at = append(entries, strings.TrimSpace(rest)), append(at, i)
 		}
 	}
-	if start < 0 {
-		return nil, nil, -1
-	}
-	return entries, at, len(t.lines)
+	return entries, at, end
 }
 
 // settled checks that the three versions of file are text, and settles the
@@ -407,7 +397,7 @@ func joinIDs(b, o, t string) string {
 // places. Ids in ours' entries are renamed in place.
 func mergeLog(out []byte, o, b, t *stateSide) []byte {
 	x := splitText(out)
-	entries, at, end := logSection(x)
+	entries, at, end := logSection(out, x)
 	have := map[string]bool{}
 	for _, l := range o.log {
 		have[l.text] = true
@@ -463,16 +453,13 @@ func mergeLog(out []byte, o, b, t *stateSide) []byte {
 			after = append(after, line(l))
 		}
 	}
+	// The rest go after the section's last line with text: after ours' last
+	// entry and whatever belongs to it (a fenced block under it).
 	last := -1
-	if len(at) > 0 {
-		last = at[len(at)-1]
-	} else {
-		// After the section's last line with text.
-		for i := end - 1; i >= 0; i-- {
-			if !isBlankLine(x.lines[i]) {
-				last = i
-				break
-			}
+	for i := end - 1; i >= 0; i-- {
+		if !isBlankLine(x.lines[i]) {
+			last = i
+			break
 		}
 	}
 	var lines []string
