@@ -85,13 +85,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		}
 		d.add(Finding{Severity: SevError, Kind: "lock", File: mdstore.LockFile,
 			Problem: "held by " + holder + " for longer than the lock timeout (" + lockTimeout.String() + ")", Mend: mend})
-		w, lerr := d.load(func(name string) ([]byte, bool, error) {
-			b, err := ws.ReadFile(name)
-			if errors.Is(err, mdstore.ErrMissing) {
-				return nil, false, nil
-			}
-			return b, err == nil, err
-		})
+		w, lerr := d.load(d.e.readUnlocked)
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -177,21 +171,11 @@ func (d *doctor) anyFixable() bool {
 }
 
 func (d *doctor) report() *DoctorReport {
-	r := &DoctorReport{Workspace: d.e.WS.Dir, Findings: d.findings, Repairs: d.repairs}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
-	}
+	r := &DoctorReport{Workspace: d.e.WS.Dir, OK: true, Findings: []Finding{}, Repairs: d.repairs}
 	if r.Repairs == nil {
 		r.Repairs = []Repair{}
 	}
-	for _, f := range r.Findings {
-		if f.Severity == SevError {
-			r.Errors++
-		} else {
-			r.Warnings++
-		}
-	}
-	r.OK = r.Errors == 0
+	r.Add(d.findings...)
 	return r
 }
 

@@ -79,16 +79,20 @@ func checkState(path string, s *mdstore.State) error {
 	return nil
 }
 
+// readUnlocked reads a workspace file without the lock; a missing one is
+// absent, not an error.
+func (e *Engine) readUnlocked(name string) ([]byte, bool, error) {
+	b, err := e.WS.ReadFile(name)
+	if isMissing(err) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
 // read loads the workspace without the lock, for read-only commands (which
 // do not need decisions.md).
 func (e *Engine) read() (*files, error) {
-	w, err := e.load(func(name string) ([]byte, bool, error) {
-		b, err := e.WS.ReadFile(name)
-		if isMissing(err) {
-			return nil, false, nil
-		}
-		return b, err == nil, err
-	}, false)
+	w, err := e.load(e.readUnlocked, false)
 	if err != nil {
 		return nil, err
 	}
