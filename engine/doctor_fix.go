@@ -103,7 +103,7 @@ func (d *doctor) meantBlock(w *wsFiles) int {
 	if len(same) < 2 {
 		return 0
 	}
-	get := func(k string) string { v, _ := lookupAwaiting(w.state, k); return oneLine(v) }
+	get := func(k string) string { v, _ := w.state.GetAwaiting(k); return oneLine(v) }
 	for _, b := range same {
 		if oneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
 			return b.Line()
@@ -115,16 +115,6 @@ func (d *doctor) meantBlock(w *wsFiles) int {
 		}
 	}
 	return same[0].Line()
-}
-
-func lookupAwaiting(s *mdstore.State, key string) (string, bool) {
-	c := mdstore.Canon(key)
-	for _, en := range s.Awaiting() {
-		if en.Canon == c {
-			return en.Value, true
-		}
-	}
-	return "", false
 }
 
 func countQID(qs *mdstore.Questions, id string) int {

@@ -253,9 +253,13 @@ func (s *State) Awaiting() []Entry { return s.awaiting }
 // Get returns a cursor value by any spelling of its key.
 func (s *State) Get(key string) (string, bool) { return lookup(s.cursor, key) }
 
+// GetAwaiting returns a value of the awaiting section by any spelling of
+// its key.
+func (s *State) GetAwaiting(key string) (string, bool) { return lookup(s.awaiting, key) }
+
 // AwaitingQID returns the qid the awaiting section names, or "".
 func (s *State) AwaitingQID() string {
-	v, _ := lookup(s.awaiting, "question_id")
+	v, _ := s.GetAwaiting("question_id")
 	return v
 }
 
