@@ -17,7 +17,8 @@ type drift struct {
 	awaitedLine int
 	section     int // line of "## Awaiting human", 0 when absent
 	target      *mdstore.Block
-	lost        bool // target is an open question whose pause was lost
+	lost        bool             // target is an open question whose pause was lost
+	interrupted []*mdstore.Block // questions an interrupted raise left, in file order
 }
 
 // pausing reports whether an open block waits for a person: provisional
@@ -60,6 +61,12 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 	if dr.awaitedLine == 0 {
 		dr.awaitedLine = dr.section
 	}
+	text := string(w.state.Bytes())
+	for _, b := range unique(w.questions) {
+		if interrupted(b, text) {
+			dr.interrupted = append(dr.interrupted, b)
+		}
+	}
 	if b := w.questions.Find(dr.awaited); b != nil && b.Value("status") == StatusOpen {
 		dr.target = b
 		return dr
@@ -68,13 +75,8 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 	// question an interrupted raise left (raises append). Other open
 	// questions are normal and hold no pause: advisory ones deferred,
 	// validating ones pending review, register rows, provisional ones.
-	text := string(w.state.Bytes())
-	blocks := unique(w.questions)
-	for i := len(blocks) - 1; i >= 0; i-- {
-		if interrupted(blocks[i], text) {
-			dr.target, dr.lost = blocks[i], true
-			break
-		}
+	if n := len(dr.interrupted); n > 0 {
+		dr.target, dr.lost = dr.interrupted[n-1], true
 	}
 	return dr
 }
@@ -132,9 +134,8 @@ func (d *doctor) checkDrift(w *wsFiles) {
 	}
 	// Another question an interrupted raise left cannot take the pause too:
 	// only one question pauses at a time. It still waits for a person.
-	text := string(w.state.Bytes())
-	for _, b := range unique(w.questions) {
-		if dr.target != nil && b.QID != dr.target.QID && interrupted(b, text) {
+	for _, b := range dr.interrupted {
+		if dr.target != nil && b.QID != dr.target.QID {
 			d.add(Finding{Severity: SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
 				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
