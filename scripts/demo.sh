@@ -4,8 +4,8 @@
 # reject that loops back into re-scoping, and a batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "building ./bin/devrites-engine (the first build fetches and compiles the dependencies: a minute or so)…"
-go build -buildvcs=auto -o bin/devrites-engine ./cmd/devrites-engine
+echo "building ./bin/devrites-engine and ./bin/devrites-engine-serve (the first build fetches and compiles the dependencies: a minute or so)…"
+go build -buildvcs=auto -o bin/ ./cmd/devrites-engine ./cmd/devrites-engine-serve
 export PATH="$PWD/bin:$PATH"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

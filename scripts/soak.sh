@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-10}
 
-go test -count=1 -run '^TestCrashSafety$' ./cmd/devrites-engine -long
-go test -race -count="$count" -run '^(TestConcurrentRaises|TestConcurrentRaiseAndResolve|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/devrites-engine
-go test -count="$count" -run '^TestConcurrent' ./cmd/devrites-engine
+go test -count=1 -run '^TestCrashSafety$' ./cmd/internal/app -long
+go test -race -count="$count" -run '^(TestConcurrentRaises|TestConcurrentRaiseAndResolve|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/internal/app
+go test -count="$count" -run '^TestConcurrent' ./cmd/internal/app
 FUZZTIME=${FUZZTIME:-2m} ./scripts/fuzz.sh
 echo "soak passed"

@@ -26,7 +26,7 @@ go run "$staticcheck" ./...
 
 go test -race -count=1 $(go list ./... | grep -v '/cmd/')
 go test -count=1 ./cmd/...
-go test -race -count=1 -run '^(TestConcurrentRaises|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/devrites-engine
+go test -race -count=1 -run '^(TestConcurrentRaises|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/internal/app
 
 FUZZTIME=${FUZZTIME:-5s} ./scripts/fuzz.sh
 echo "all tests passed"

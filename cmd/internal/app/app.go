@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -20,9 +20,19 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// run is the whole program; main only exits with what it returns.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Options is what a program built on Run adds to the commands.
+type Options struct {
+	// Serve runs `serve` once its options are read (the devrites-engine-serve
+	// program). Without it, `serve` hands the whole command line over to
+	// that program: net/http, TLS and the page templates stay out of the
+	// binary that every other command starts.
+	Serve func(*ServeRequest) error
+}
+
+// Run is the whole program; main only exits with what it returns.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts Options) int {
 	app := newApp(stdin, stdout, stderr)
+	app.Metadata["serve"] = serving{opts.Serve, args}
 	asJSON := false
 	for _, a := range args {
 		if a == "--" {
@@ -51,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var s status
 	if err == nil || errors.As(err, &s) {
-		printWarnings(stderr, warnings)
+		PrintWarnings(stderr, warnings)
 		return int(s) // exitOK when err is nil
 	}
 	if !errors.As(err, &ce) && !errors.Is(err, errUsage) {
@@ -60,7 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return report(stderr, asJSON, err, warnings)
 }
 
-func printWarnings(w io.Writer, warnings []string) {
+// PrintWarnings prints warnings as every command does.
+func PrintWarnings(w io.Writer, warnings []string) {
 	for _, s := range warnings {
 		fmt.Fprintln(w, "devrites-engine: warning: "+s)
 	}
@@ -310,7 +321,7 @@ func (e *env) warn(ws []string) {
 // flushWarnings prints the warnings kept so far, for a person answering
 // one question after another.
 func (e *env) flushWarnings() {
-	printWarnings(e.stderr, *e.warnings)
+	PrintWarnings(e.stderr, *e.warnings)
 	*e.warnings = (*e.warnings)[:0]
 }
 

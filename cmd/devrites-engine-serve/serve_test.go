@@ -17,8 +17,8 @@ import (
 func TestServeStopsOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			dir, _ := newProject(t)
-			cmd := engineCmd(dir, "serve", "--listen", "127.0.0.1:0")
+			dir := newProject(t)
+			cmd := serveCmd(dir, "serve", "--listen", "127.0.0.1:0")
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)

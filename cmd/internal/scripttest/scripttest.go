@@ -1,8 +1,10 @@
-package main
+// Package scripttest is what the end-to-end scripts of the two programs
+// (devrites-engine and devrites-engine-serve) share: a fixed clock, the
+// extra script commands and the program that holds a workspace lock.
+package scripttest
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,57 +12,44 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/gofrs/flock"
-
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"devrites-engine": func() {
-			os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
-		},
-		"holdlock": holdLock,
-	})
-}
+// Now is the clock of every script (DEVRITES_NOW).
+const Now = "2026-11-29T14:02:11Z"
 
-// TestScripts runs the end-to-end scripts in testdata/script against the real
-// binary. Each script starts in a fresh directory with a fixed clock.
+// Params runs the scripts in dir with a fixed clock, NO_COLOR, and the
+// extra script commands:
 //
-// Extra script commands:
-//
-//	exits CODE devrites-engine ARGS…   run, and assert the exit code
-//	snapshot DIR                      remember every file under DIR
-//	unchanged DIR                     assert DIR holds exactly the remembered bytes
-//	waitfile PATH                     wait (up to 10s) until PATH exists
-//	mkfifo PATH                       create a named pipe
-//
-// and the program "holdlock LOCKFILE READYFILE" (run it in the background),
-// which holds the workspace lock like another engine process would.
-func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "../../testdata/script",
+//	exits CODE PROGRAM ARGS…   run, and assert the exit code
+//	snapshot DIR              remember every file under DIR
+//	unchanged DIR             assert DIR holds exactly the remembered bytes
+//	waitfile PATH             wait (up to 10s) until PATH exists
+//	mkfifo PATH               create a named pipe
+func Params(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("DEVRITES_NOW", "2026-11-29T14:02:11Z")
+			env.Setenv("DEVRITES_NOW", Now)
 			env.Setenv("NO_COLOR", "1")
 			env.Values["snapshots"] = map[string]map[string][]byte{}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":     cmdExits,
-			"snapshot":  cmdSnapshot,
-			"unchanged": cmdUnchanged,
-			"waitfile":  cmdWaitFile,
-			"mkfifo":    cmdMkfifo,
+			"exits":     exits,
+			"snapshot":  snapshot,
+			"unchanged": unchanged,
+			"waitfile":  waitFile,
+			"mkfifo":    mkfifo,
 		},
-	})
+	}
 }
 
-func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exits CODE command [args...]")
 	}
@@ -105,14 +94,14 @@ func tree(ts *testscript.TestScript, dir string) map[string][]byte {
 	return out
 }
 
-func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: snapshot DIR")
 	}
 	ts.Value("snapshots").(map[string]map[string][]byte)[args[0]] = tree(ts, args[0])
 }
 
-func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
+func unchanged(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: unchanged DIR")
 	}
@@ -137,9 +126,9 @@ func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// holdLock takes the flock on os.Args[1], creates os.Args[2], and sleeps
+// HoldLock is the program "holdlock LOCKFILE READYFILE": it takes the flock on os.Args[1], creates os.Args[2], and sleeps
 // until killed.
-func holdLock() {
+func HoldLock() {
 	fl := flock.New(os.Args[1])
 	if err := fl.Lock(); err != nil {
 		os.Exit(1)
@@ -150,7 +139,7 @@ func holdLock() {
 	time.Sleep(time.Minute)
 }
 
-func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: waitfile PATH")
 	}
@@ -162,7 +151,7 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("waitfile: %s did not appear", args[0])
 }
 
-func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mkfifo PATH")
 	}

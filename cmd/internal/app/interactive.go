@@ -1,4 +1,4 @@
-package main
+package app
 
 // The person at a terminal: `state resolve <qid>` without an answer, and
 // `answer`, which walks every open question. They prompt only when stdin and

@@ -1,4 +1,4 @@
-package main
+package app
 
 // git: the merge driver for the workspace files, and its installation.
 //

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"encoding/json"
@@ -84,7 +84,7 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 	for _, h := range hints {
 		fmt.Fprintln(stderr, "hint: "+h)
 	}
-	printWarnings(stderr, warnings)
+	PrintWarnings(stderr, warnings)
 	return code
 }
 

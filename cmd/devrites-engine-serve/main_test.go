@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/devrites/devrites-engine/cmd/internal/app"
+	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
+)
+
+// TestMain registers both programs: a script's `devrites-engine serve`
+// finds devrites-engine-serve on the PATH testscript gives it, and is
+// handed over to it as it would be when installed.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"devrites-engine": func() {
+			os.Exit(app.Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, app.Options{}))
+		},
+		app.ServeProgram: main,
+	})
+}
+
+// TestScripts runs the end-to-end scripts of serve, in testdata/serve.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scripttest.Params("../../testdata/serve"))
+}
+
+// serveCmd is this test binary started as devrites-engine-serve (see
+// TestMain) in dir, with a clean environment: no DEVRITES_* variable of
+// the caller's, a fixed clock, NO_COLOR.
+func serveCmd(dir string, args ...string) *exec.Cmd {
+	self, err := os.Executable()
+	if err != nil {
+		panic(err) // Linux answers from /proc/self/exe
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = app.ServeProgram
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DEVRITES_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "DEVRITES_NOW="+scripttest.Now, "NO_COLOR=1")
+	return cmd
+}
+
+// newProject is a project with one feature, made by `init pay`.
+func newProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := serveCmd(dir, "init", "pay").CombinedOutput(); err != nil {
+		t.Fatalf("init: %v: %s", err, out)
+	}
+	return dir
+}
