@@ -1,11 +1,23 @@
 #!/bin/sh
-# Measures one `state resolve` (process start to exit) against the I/O floor
-# (scripts/iofloor: same flock, same two reads, same fsync'd atomic writes) on
-# workspaces of 10, 1,000 and 10,000 questions, and prints medians, the
-# ratio engine/floor and peak RSS. Targets (SPEC §12): at most 1.5x the
-# floor at 1,000 questions, linear growth, under 32 MB at 10,000.
+# Times three commands (process start to exit), each against its own I/O
+# floor (scripts/iofloor: the same flock, reads and fsync'd writes, and
+# nothing else), on workspaces of 10, 1,000 and 10,000 questions:
 #
-#   scripts/bench.sh [-runs N] [-sizes 10,1000,10000] [-dir DIR]
+#   resolve  `state resolve` of the awaited question; the floor reads
+#            state.md, questions.md and decisions.md, writes the first two
+#            back by fsync'd atomic rename and appends one decision, fsync'd
+#   raise    a blocking `question raise` that pauses, on a running
+#            workspace; the floor reads state.md and questions.md and
+#            writes both back, with one question appended, the same way
+#   list     `questions list --status all --json`; the floor reads
+#            questions.md under a shared lock and prints it
+#
+# and prints medians, the ratio engine/floor, peak RSS (ru_maxrss), the
+# growth with the size, and which targets are met: SPEC §12's (resolve
+# within 1.5x the floor at 1,000 questions and 2x at 10,000, every command
+# under 32 MB at 10,000) and raise within 2x the floor at 1,000.
+#
+#   scripts/bench.sh [-runs N] [-sizes 10,1000,10000] [-commands resolve,raise,list] [-dir DIR]
 #
 # -dir picks the file system measured (default: $TMPDIR, else /tmp).
 set -eu

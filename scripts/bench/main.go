@@ -1,20 +1,52 @@
-// Command bench times one `devrites-engine state resolve` against the I/O
-// floor (scripts/iofloor) on generated workspaces, as SPEC §12 asks. It is run
-// by scripts/bench.sh, which builds both binaries first.
+// Command bench times three devrites-engine commands, each against its own
+// I/O floor (scripts/iofloor), on generated workspaces, as SPEC §12 asks. It
+// is run by scripts/bench.sh, which builds both binaries first.
+//
+// A workspace of n questions comes in two forms: awaiting (n-1 questions
+// answered, the n-th open and awaited by state.md) and running (all n
+// answered, state.md running, nothing awaited); every answer is in
+// decisions.md. The commands, and what each is measured against:
+//
+//   - resolve: `state resolve <the awaited qid> 1` on the awaiting form
+//     (exit 0, state.md back to running), against `iofloor resolve`.
+//   - raise: a blocking `question raise` with two options on the running
+//     form; it pauses (exit 3, state.md awaiting_human). Against
+//     `iofloor raise`.
+//   - list: `questions list --status all --json` on the awaiting form,
+//     stdout to /dev/null, against `iofloor list`.
 //
 // Each round resets the workspace outside the timing (the three files
-// rewritten, then sync(2) so that no earlier write is still on its way to
-// the disk), then runs one program; the engine and the floor alternate, and
-// which goes first alternates too. A time is process start to exit; peak
-// RSS is the child's ru_maxrss.
+// copied from the form's template, then sync(2) so that no earlier write is
+// still on its way to the disk), then runs one program; the engine and the
+// floor alternate, and which goes first alternates too. A time is process
+// start to exit. Peak RSS is the child's ru_maxrss (from wait4, in KiB):
+// Go starts a child with vfork, and Linux counts the parent's peak
+// resident size in an exec'd child's ru_maxrss, so before each run the
+// bench resets its own peak (/proc/self/clear_refs) and keeps the
+// workspaces on disk, not in memory. A figure is then at least the bench's
+// own resident size, about 3 MB.
+//
+// The children get the caller's environment without its DEVRITES_*
+// variables, plus DEVRITES_NOW and NO_COLOR. The generated project has no
+// AFK file, notify.yaml or rules.yaml: no notify hook runs.
+//
+// It prints one row per command and size (medians), how each command's
+// time grows with the size, and whether each target is met, for the sizes
+// measured: SPEC §12's (resolve within 1.5x the floor at 1,000 questions
+// and 2x at 10,000, every command under 32 MB at 10,000) and raise within
+// 2x the floor at 1,000.
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,18 +58,37 @@ import (
 func main() {
 	engine := flag.String("engine", "", "the devrites-engine binary")
 	floor := flag.String("floor", "", "the iofloor binary")
-	runs := flag.Int("runs", 31, "runs of each program per size")
+	runs := flag.Int("runs", 31, "runs of each program per command and size")
 	sizes := flag.String("sizes", "10,1000,10000", "workspace sizes, in questions")
+	cmds := flag.String("commands", "resolve,raise,list", "commands to measure")
 	base := flag.String("dir", os.TempDir(), "directory to create the workspaces in")
 	flag.Parse()
 	if *engine == "" || *floor == "" {
-		fmt.Fprintln(os.Stderr, "usage: bench -engine BIN -floor BIN [-runs N] [-sizes 10,1000] [-dir DIR]")
+		fmt.Fprintln(os.Stderr, "usage: bench -engine BIN -floor BIN [-runs N] [-sizes 10,1000] [-commands resolve,raise,list] [-dir DIR]")
 		os.Exit(2)
 	}
-	if err := run(*engine, *floor, *runs, *sizes, *base); err != nil {
+	if err := run(*engine, *floor, *runs, *sizes, *cmds, *base); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: "+err.Error())
 		os.Exit(1)
 	}
+}
+
+// command is one engine command and its floor.
+type command struct {
+	name    string
+	running bool                 // starts from the running form, not the awaiting one
+	args    func(n int) []string // the engine's arguments, after --workspace
+	exit    int                  // the engine's exit code when it does its job
+	status  string               // state.md's status after the engine ran; "" for unchanged
+}
+
+var commands = []command{
+	{name: "resolve", args: func(n int) []string { return []string{"state", "resolve", qid(n), "1"} }, status: "running"},
+	{name: "raise", running: true, exit: 3, status: "awaiting_human", args: func(int) []string {
+		return []string{"question", "raise", "--slice", "3 — payments", "--gate", "blocking",
+			"--question", "Which retry policy?", "--option", "Exponential backoff", "--option", "Fixed delay"}
+	}},
+	{name: "list", args: func(int) []string { return []string{"questions", "list", "--status", "all", "--json"} }},
 }
 
 type measure struct {
@@ -51,62 +102,109 @@ func (m *measure) median() time.Duration {
 	return s[len(s)/2]
 }
 
-func run(engineBin, floorBin string, runs int, sizes, base string) error {
-	root, err := os.MkdirTemp(base, "devrites-bench-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(root)
-	fmt.Printf("workspaces in %s; %d runs of each program per size; medians\n\n", base, runs)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "questions\tquestions.md\tengine\tfloor\tengine/floor\tengine peak RSS\tfloor peak RSS\t")
-	var prev struct {
-		n      int
-		engine time.Duration
-	}
-	var growth []string
+// result is one row of the table.
+type result struct {
+	cmd      string
+	n        int
+	eng, flo time.Duration
+	engRSS   int64 // KiB
+}
+
+func run(engineBin, floorBin string, runs int, sizes, cmds, base string) error {
+	var ns []int
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
 			return fmt.Errorf("size %q: want a positive number", s)
 		}
-		ws := genWorkspace(n)
-		dir := filepath.Join(root, strconv.Itoa(n), ".devrites", "work", "bench")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		ns = append(ns, n)
+	}
+	var todo []command
+	for _, name := range strings.Split(cmds, ",") {
+		i := slices.IndexFunc(commands, func(c command) bool { return c.name == strings.TrimSpace(name) })
+		if i < 0 {
+			return fmt.Errorf("command %q: want resolve, raise or list", name)
+		}
+		todo = append(todo, commands[i])
+	}
+	root, err := os.MkdirTemp(base, "devrites-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(root)
+	// Each size gets a project with one feature directory, and the
+	// templates of both forms beside it.
+	for _, n := range ns {
+		for _, running := range []bool{false, true} {
+			if err := genWorkspace(n, running).save(template(root, n, running)); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(workDir(root, n), 0o755); err != nil {
 			return err
 		}
-		open := fmt.Sprintf("q-2026-11-29-%03d", n)
-		engineCmd := []string{engineBin, "--workspace", dir, "state", "resolve", open, "1"}
-		floorCmd := []string{floorBin, dir}
-		var eng, flo measure
-		for i := 0; i < runs; i++ {
-			order := []struct {
-				m    *measure
-				args []string
-			}{{&eng, engineCmd}, {&flo, floorCmd}}
-			if i%2 == 1 {
-				order[0], order[1] = order[1], order[0]
+	}
+	debug.FreeOSMemory() // the generated text is garbage now
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer devnull.Close()
+	env := childEnv()
+
+	fmt.Printf("workspaces in %s; %d runs of each program per command and size; medians\n\n", base, runs)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "command\tquestions\tquestions.md\tengine\tfloor\tengine/floor\tengine peak RSS\tfloor peak RSS\t")
+	var results []result
+	var growth []string
+	for _, c := range todo {
+		var steps []string
+		for i, n := range ns {
+			tmpl, dir := template(root, n, c.running), workDir(root, n)
+			progs := [2]struct {
+				m      measure
+				args   []string
+				exit   int
+				status string
+			}{
+				{args: append([]string{engineBin, "--workspace", dir}, c.args(n)...), exit: c.exit, status: c.status},
+				{args: []string{floorBin, c.name, dir}},
 			}
-			for _, o := range order {
-				if err := ws.reset(dir); err != nil {
-					return err
+			for r := 0; r < runs; r++ {
+				for k := range 2 {
+					p := &progs[(k+r)%2] // the engine first in even rounds, the floor in odd ones
+					if err := reset(tmpl, dir); err != nil {
+						return err
+					}
+					d, rss, err := timed(p.args, env, devnull, p.exit)
+					if err != nil {
+						return err
+					}
+					if err := checkStatus(dir, p.status); err != nil {
+						return fmt.Errorf("%s: %v", strings.Join(p.args, " "), err)
+					}
+					p.m.times = append(p.m.times, d)
+					p.m.rss = max(p.m.rss, rss)
 				}
-				d, rss, err := timed(o.args)
-				if err != nil {
-					return err
-				}
-				o.m.times = append(o.m.times, d)
-				o.m.rss = max(o.m.rss, rss)
 			}
+			eng, flo := &progs[0].m, &progs[1].m
+			qsize, err := fileSize(filepath.Join(tmpl, "questions.md"))
+			if err != nil {
+				return err
+			}
+			em, fm := eng.median(), flo.median()
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.2fx\t%s\t%s\t\n", c.name, n, size(qsize), ms(em), ms(fm),
+				float64(em)/float64(fm), mb(eng.rss), mb(flo.rss))
+			if i > 0 {
+				prev := results[len(results)-1]
+				steps = append(steps, fmt.Sprintf("%s the questions (%d → %d): engine %.1fx the time",
+					times(float64(n)/float64(prev.n)), prev.n, n, float64(em)/float64(prev.eng)))
+			}
+			results = append(results, result{cmd: c.name, n: n, eng: em, flo: fm, engRSS: eng.rss})
 		}
-		em, fm := eng.median(), flo.median()
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2fx\t%.1f MB\t%.1f MB\t\n", n, size(len(ws.questions)), ms(em), ms(fm),
-			float64(em)/float64(fm), float64(eng.rss)/1024, float64(flo.rss)/1024)
-		if prev.n > 0 {
-			growth = append(growth, fmt.Sprintf("%dx the questions (%d → %d): engine %.1fx the time",
-				n/prev.n, prev.n, n, float64(em)/float64(prev.engine)))
+		if len(steps) > 0 {
+			growth = append(growth, c.name+": "+strings.Join(steps, "; "))
 		}
-		prev.n, prev.engine = n, em
 	}
 	tw.Flush()
 	if len(growth) > 0 {
@@ -115,78 +213,229 @@ func run(engineBin, floorBin string, runs int, sizes, base string) error {
 			fmt.Println(g)
 		}
 	}
+	if t := targets(results); len(t) > 0 {
+		fmt.Println("\ntargets:")
+		for _, l := range t {
+			fmt.Println("  " + l)
+		}
+	}
 	return nil
 }
 
-// timed runs a program and returns its wall time and peak RSS in KiB.
-func timed(args []string) (time.Duration, int64, error) {
+// targets says, for each target whose command and size were measured,
+// whether it is met: resolve within 1.5x the floor at 1,000 questions and
+// 2x at 10,000 (SPEC §12), raise within 2x at 1,000, and every command
+// under 32 MB of peak RSS at 10,000 (SPEC §12).
+func targets(results []result) []string {
+	var out []string
+	ratio := func(cmd string, n int, limit float64, source string) {
+		for _, r := range results {
+			if r.cmd == cmd && r.n == n {
+				x := float64(r.eng) / float64(r.flo)
+				out = append(out, fmt.Sprintf("%s at %d questions within %.1fx the floor%s: %.2fx (%s vs %s): %s",
+					cmd, n, limit, source, x, ms(r.eng), ms(r.flo), met(x <= limit)))
+			}
+		}
+	}
+	ratio("resolve", 1000, 1.5, " (SPEC §12)")
+	ratio("resolve", 10000, 2, " (SPEC §12)")
+	ratio("raise", 1000, 2, "")
+	for _, r := range results {
+		if r.n == 10000 {
+			out = append(out, fmt.Sprintf("%s at 10000 questions under 32 MB of peak RSS (SPEC §12): %s: %s",
+				r.cmd, mb(r.engRSS), met(r.engRSS < 32*1024)))
+		}
+	}
+	return out
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+// timed runs a program and returns its wall time and peak RSS in KiB. Its
+// exit code must be exit; its stdout goes to out.
+func timed(args, env []string, out *os.File, exit int) (time.Duration, int64, error) {
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "DEVRITES_NOW=2026-11-29T15:00:00Z", "NO_COLOR=1")
+	cmd.Env = env
+	cmd.Stdout = out
 	var errb strings.Builder
 	cmd.Stderr = &errb
+	// Reset the bench's own peak RSS to its current size, since the child's
+	// ru_maxrss starts from it (see the top of the file).
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		return 0, 0, fmt.Errorf("cannot reset the peak RSS, which the children's would include: %v", err)
+	}
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
+	var xerr *exec.ExitError
+	if errors.As(err, &xerr) && xerr.ExitCode() == exit {
+		err = nil
+	}
+	if err == nil && cmd.ProcessState.ExitCode() != exit {
+		err = fmt.Errorf("exit status %d, want %d", cmd.ProcessState.ExitCode(), exit)
+	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, errb.String())
 	}
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	var rss int64
 	if ru != nil {
-		rss = ru.Maxrss
+		rss = ru.Maxrss // KiB on Linux
 	}
 	return d, rss, nil
 }
 
+// childEnv is the bench's environment without DEVRITES_* variables (which
+// could point the engine elsewhere or change what it does), with the clock
+// fixed and colour off.
+func childEnv() []string {
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "DEVRITES_") })
+	return append(env, "DEVRITES_NOW=2026-11-29T15:00:00Z", "NO_COLOR=1")
+}
+
+// checkStatus checks that state.md's status is want, unless want is "".
+func checkStatus(dir, want string) error {
+	if want == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "state.md"))
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(b, []byte("\n| status | "+want+" |\n")) {
+		return fmt.Errorf("state.md: status is not %s after the run", want)
+	}
+	return nil
+}
+
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-func size(n int) string {
+// mb prints KiB in MB of 1,024 KiB.
+func mb(kib int64) string { return fmt.Sprintf("%.1f MB", float64(kib)/1024) }
+
+func size(n int64) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }
 
-// workspace is the content a run starts from: n-1 answered questions and
-// the n-th open and awaited, with their decisions logged.
+func times(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + "x" }
+
+func fileSize(path string) (int64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+func qid(i int) string { return fmt.Sprintf("q-2026-11-29-%03d", i) }
+
+// workDir is the feature directory of the project of n questions.
+func workDir(root string, n int) string {
+	return filepath.Join(root, strconv.Itoa(n), ".devrites", "work", "bench")
+}
+
+// template is where the starting files of a form are kept.
+func template(root string, n int, running bool) string {
+	return filepath.Join(root, strconv.Itoa(n), map[bool]string{false: "awaiting", true: "running"}[running])
+}
+
+// workspace is the content a run starts from. Awaiting: n-1 answered
+// questions and the n-th open and awaited. Running: all n answered and
+// nothing awaited. Every answer is logged in decisions.md, and every raise
+// and answer in state.md's Log (about 140 KB at 1,000 questions, as SPEC
+// §12's realistic workspace).
 type workspace struct {
 	state, questions, decisions []byte
 }
 
-func genWorkspace(n int) workspace {
-	var q, d strings.Builder
+func genWorkspace(n int, running bool) workspace {
+	var q, d, log strings.Builder
 	q.WriteString("# Questions\n")
 	d.WriteString("# Decisions\n")
 	for i := 1; i <= n; i++ {
-		id := fmt.Sprintf("q-2026-11-29-%03d", i)
+		answered := i < n || running
 		slice := fmt.Sprintf("%d — module %d", i%40+1, i%40+1)
-		fmt.Fprintf(&q, "\n## %s\nstatus: %s\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", id,
-			map[bool]string{true: "open", false: "answered"}[i == n], slice, i)
+		fmt.Fprintf(&q, "\n## %s\nstatus: %s\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", qid(i),
+			map[bool]string{false: "open", true: "answered"}[answered], slice, i)
 		q.WriteString("options: |\n  1. Exponential backoff (Recommended) — logic: bounded load · business: fewer pages\n")
 		q.WriteString("  2. Fixed delay — simpler, thundering herd\n  3. Something else — I'll describe it\n")
 		q.WriteString("proposed: Exponential backoff\nsla: 15m\nraised_at: 2026-11-29T14:02:11Z\nbreakpoint: slice-" + strconv.Itoa(i%40+1) + ".blocking\n")
-		if i < n {
+		if answered {
 			q.WriteString("answered_at: 2026-11-29T14:10:00Z\nanswer: Exponential backoff\nchoice: 1\nanswered_by: human\n")
-			fmt.Fprintf(&d, "\n## %s answered\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", id, slice, i)
+			fmt.Fprintf(&d, "\n## %s answered\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", qid(i), slice, i)
 			d.WriteString("answer: Exponential backoff\nchoice: 1\nanswered_by: human\nanswered_at: 2026-11-29T14:10:00Z\n")
+			if i < n {
+				fmt.Fprintf(&log, "- 2026-11-29T14:02:11Z build: raised %s (blocking)\n- 2026-11-29T14:10:00Z build: answered %s; next: /rite-build\n", qid(i), qid(i))
+			}
 		}
 	}
-	id := fmt.Sprintf("q-2026-11-29-%03d", n)
-	state := "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n| status | awaiting_human |\n" +
-		"| active_slice | 3 — payments |\n| next_action | /rite-resolve " + id + " \"<answer>\" |\n| schema | 3 |\n\n" +
-		"## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id + " |\n| gate | blocking |\n" +
-		"| question | Which retry policy? |\n| proposed | Exponential backoff |\n| raised_at | 2026-11-29T14:02:11Z |\n\n" +
-		"## Log\n- 2026-11-29T14:02:11Z build: raised " + id + " (blocking)\n"
+	id := qid(n)
+	cursor := "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n"
+	var state string
+	if running {
+		state = cursor + "| status | running |\n| active_slice | 3 — payments |\n| next_action | /rite-build |\n| schema | 3 |\n\n" +
+			"## Log\n" + log.String() + "- 2026-11-29T14:02:11Z build: raised " + id + " (blocking)\n" +
+			"- 2026-11-29T14:10:00Z build: answered " + id + "; next: /rite-build\n"
+	} else {
+		state = cursor + "| status | awaiting_human |\n| active_slice | 3 — payments |\n| next_action | /rite-resolve " + id + " \"<answer>\" |\n| schema | 3 |\n\n" +
+			"## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id + " |\n| gate | blocking |\n" +
+			"| question | Which retry policy? |\n| proposed | Exponential backoff |\n| raised_at | 2026-11-29T14:02:11Z |\n\n" +
+			"## Log\n" + log.String() + "- 2026-11-29T14:02:11Z build: raised " + id + " (blocking)\n"
+	}
 	return workspace{state: []byte(state), questions: []byte(q.String()), decisions: []byte(d.String())}
 }
 
-// reset puts the starting content back and flushes it to the disk.
-func (w workspace) reset(dir string) error {
-	for name, b := range map[string][]byte{"state.md": w.state, "questions.md": w.questions, "decisions.md": w.decisions, ".lock": nil} {
+// save writes the workspace's files into dir.
+func (w workspace) save(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, b := range map[string][]byte{"state.md": w.state, "questions.md": w.questions, "decisions.md": w.decisions} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// reset copies the starting files from the template tmpl into dir, empties
+// the lock file and flushes it all to the disk.
+func reset(tmpl, dir string) error {
+	for _, name := range []string{"state.md", "questions.md", "decisions.md"} {
+		if err := copyFile(filepath.Join(tmpl, name), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".lock"), nil, 0o644); err != nil {
+		return err
+	}
 	syscall.Sync()
 	return nil
+}
+
+// copyFile copies src over dst in the kernel (copy_file_range), so that the
+// bench's own memory does not grow with the workspace.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
