@@ -2,11 +2,13 @@ package mdstore
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 )
 
 // File names inside a feature directory.
@@ -188,19 +190,48 @@ func (ws *Workspace) Path(name string) string { return filepath.Join(ws.Dir, nam
 // renames, so each file read is whole; two files read this way may come from
 // different transactions. Files that must be regular and are not are refused.
 func (ws *Workspace) ReadFile(name string) ([]byte, error) {
+	b, _, err := ws.readFile(name)
+	return b, err
+}
+
+// readFile is ReadFile with the identity of what it read, from the same
+// open file.
+func (ws *Workspace) readFile(name string) ([]byte, fileID, error) {
 	p := ws.Path(name)
-	fi, err := os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
+	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fileID{}, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fileID{}, notRegular(p)
+	case err != nil:
+		return nil, fileID{}, err
 	}
+	defer fh.Close()
+	fi, err := fh.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fileID{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, WithHint(Errorf(ErrMalformed, "%s: not a regular file", p),
-			"state.md, questions.md and decisions.md must be plain files, not links or devices")
+		return nil, fileID{}, notRegular(p)
 	}
-	return os.ReadFile(p)
+	b := make([]byte, fi.Size())
+	n, err := io.ReadFull(fh, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fileID{}, err
+	}
+	if n < len(b) {
+		return b[:n], fileID{size: -1}, nil // shrinking as it was read: compared again before a write
+	}
+	if rest, _ := io.ReadAll(fh); len(rest) > 0 {
+		return append(b, rest...), fileID{size: -1}, nil // growing as it was read
+	}
+	return b, idOf(fi), nil
+}
+
+func notRegular(p string) error {
+	return WithHint(Errorf(ErrMalformed, "%s: not a regular file", p),
+		"state.md, questions.md and decisions.md must be plain files, not links or devices")
 }
 
 func isDir(p string) bool {
