@@ -70,7 +70,7 @@ func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	history := e.questions(f.questions)
+	history := e.ofBreakpoint(f.questions, bp)
 	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
 		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history, Rules: &e.Rules})}
 	if n := e.AFK.AutoApproveAfter; n > 0 {

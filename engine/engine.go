@@ -184,6 +184,26 @@ func (e *Engine) questions(qs *mdstore.Questions) []Question {
 	return out
 }
 
+// ofBreakpoint returns the questions of breakpoint bp in file order (none
+// when bp is ""): all the history the policy and a re-raise look at. Only
+// the breakpoint of the other blocks is read.
+func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []Question {
+	if bp == "" {
+		return nil
+	}
+	now := e.Now()
+	var out []Question
+	for _, b := range qs.Blocks() {
+		if !b.Holds("breakpoint", bp) {
+			continue
+		}
+		if q := fromBlock(b, now); q.Breakpoint == bp {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // cleanText normalises text a caller supplies: line breaks become "\n";
 // NUL bytes and invalid UTF-8 are refused. what names the text in errors.
 func cleanText(what, s string) (string, error) {

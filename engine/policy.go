@@ -38,7 +38,8 @@ type Gatekeeping struct {
 	Tags       []string
 	Slice      string
 	Breakpoint string
-	// History is the questions already in questions.md, in file order.
+	// History is the questions of Breakpoint already in questions.md, in
+	// file order (more may be given: only those of Breakpoint count).
 	History []Question
 	// Rules are the approval rules; nil is none.
 	Rules *Rules

@@ -264,7 +264,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		by = e.Actor
 	}
 	res, err := transact(ctx, e, func(f *files) (*RaiseResult, error) {
-		history := e.questions(f.questions)
+		history := e.ofBreakpoint(f.questions, r.Breakpoint)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
 		if r.Answered == nil && r.Choice == nil {
 			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history, Rules: &e.Rules})

@@ -16,10 +16,45 @@ import (
 
 // NormKey reduces a key to lower-case letters and digits, the form in which
 // keys are compared: "Next step", "next_step" and "NEXT-STEP" are one key.
+// It runs for every field of every block read, so the keys the engine
+// writes come back without an allocation.
 func NormKey(k string) string {
 	if isNorm(k) {
 		return k // the common case, without an allocation
 	}
+	if len(k) <= 32 {
+		var buf [32]byte
+		n := 0
+		for i := 0; i < len(k); i++ {
+			switch c := k[i]; {
+			case c >= 0x80:
+				return normRunes(k)
+			case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+				buf[n], n = c, n+1
+			case c >= 'A' && c <= 'Z':
+				buf[n], n = c+'a'-'A', n+1
+			}
+		}
+		if s, ok := knownKeys[string(buf[:n])]; ok { // a lookup that does not allocate
+			return s
+		}
+		return string(buf[:n])
+	}
+	return normRunes(k)
+}
+
+// knownKeys are the normalised keys written with a separator: "raised_at",
+// "Question ID".
+var knownKeys = map[string]string{}
+
+func init() {
+	for _, k := range []string{"raisedat", "answeredat", "answeredby", "blockingslices", "previousfeedback",
+		"remindedat", "alwaysapprove", "questionid", "nextaction", "activeslice", "stopreason", "rescopepending"} {
+		knownKeys[k] = k
+	}
+}
+
+func normRunes(k string) string {
 	var b strings.Builder
 	for _, r := range k {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {

@@ -34,3 +34,48 @@ func TestPeekAgreesWithGet(t *testing.T) {
 		}
 	}
 }
+
+// Holds finds a key's value wherever the block has it (a key written twice
+// included), from an unread block and from a read one, and only there.
+func TestHoldsAgreesWithFields(t *testing.T) {
+	files, err := filepath.Glob("../testdata/fixtures/questions-*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	files = append(files, "twice")
+	for _, name := range files {
+		b := []byte("# Q\n\n## q-2026-11-29-001\nstatus: open\nbreakpoint: a\nBreak_point: b\n")
+		if name != "twice" {
+			if b, err = os.ReadFile(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		unread := ParseQuestions(b)
+		for i, blk := range ParseQuestions(b).Blocks() {
+			for _, f := range blk.Fields() {
+				key := NormKey(f.Key)
+				if !unread.Blocks()[i].Holds(key, f.Value) || !blk.Holds(key, f.Value) {
+					t.Errorf("%s %s: Holds(%s, %q) = false, want true", filepath.Base(name), blk.QID, key, f.Value)
+				}
+				if unread.Blocks()[i].Holds(key, f.Value+"x") || blk.Holds(key, f.Value+"x") {
+					t.Errorf("%s %s: Holds(%s, %q) = true, want false", filepath.Base(name), blk.QID, key, f.Value+"x")
+				}
+			}
+		}
+	}
+}
+
+func TestNormKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"status": "status", "Raised_At": "raisedat", "raised-at": "raisedat", "Question ID": "questionid",
+		"next step": "nextstep", "NEXT-STEP": "nextstep", "Ünïcode_Key": "ünïcodekey", "a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p_q_r": "abcdefghijklmnopqr",
+		"": "", "__": "", "x9_Y": "x9y",
+	} {
+		if got := NormKey(in); got != want {
+			t.Errorf("NormKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = NormKey("answered_at") }); n != 0 {
+		t.Errorf("NormKey(\"answered_at\"): %v allocations, want 0", n)
+	}
+}

@@ -125,6 +125,29 @@ func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]boo
 	return values, found
 }
 
+// Holds reports whether a field of the block with key (normalised, as
+// NormKey gives it) has value, without decoding the block's other fields.
+func (b *Block) Holds(key, value string) bool {
+	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+		for _, f := range b.Fields() {
+			if NormKey(f.Key) == key && f.Value == value {
+				return true
+			}
+		}
+		return false
+	}
+	var fenced []bool
+	if b.q.fenced != nil {
+		fenced = b.q.fenced[b.head:b.end]
+	}
+	held := false
+	walkFields(b.q.d.lines[b.head:b.end], 1, fenced, func(f rawField) bool {
+		held = NormKey(f.key) == key && f.value() == value
+		return !held
+	})
+	return held
+}
+
 // parseRow reads a register row's cells as fields, named by the header;
 // the Question ID cell is the block's id, not a field.
 func (b *Block) parseRow() {
