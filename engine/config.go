@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -51,7 +52,7 @@ func (a AFK) Failed(i int) bool { return i >= len(a.Warnings)-a.failed && i < le
 // notifyEvents are the events notify_on may list.
 var notifyEvents = []string{"raised", "responded", "resolved", "dropped", "rejected", "reminder"}
 
-var yamlLine = regexp.MustCompile(`line ([0-9]+):?`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line ([0-9]+):?`) })
 
 // DefaultNotifyTimeout is notify_timeout when the AFK file does not set it.
 const DefaultNotifyTimeout = 10 * time.Second
@@ -293,7 +294,7 @@ func count(n *yaml.Node, key string) (int, string) {
 func yamlMessage(err error) string {
 	msg := strings.TrimSpace(strings.TrimPrefix(err.Error(), "yaml: "))
 	line := 1
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
+	if m := yamlLine().FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
 		line, _ = strconv.Atoi(msg[m[2]:m[3]])
 		msg = strings.TrimSpace(msg[m[1]:])
 		if strings.HasPrefix(msg, "did not find expected") {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -82,12 +83,12 @@ func (d *doctor) temps() ([]string, error) {
 }
 
 // warningAt is the "path:line:" that LoadAFK's messages start with.
-var warningAt = regexp.MustCompile(`^:([0-9]+):\s*`)
+var warningAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:([0-9]+):\s*`) })
 
 // splitWarning splits "path:12: message" into 12 and "message".
 func splitWarning(w, path string) (int, string) {
 	rest := strings.TrimPrefix(w, path)
-	if m := warningAt.FindStringSubmatch(rest); m != nil {
+	if m := warningAt().FindStringSubmatch(rest); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n, rest[len(m[0]):]
 	}

@@ -162,10 +162,10 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if err != nil {
 		return zero, err
 	}
-	if qs := f.questions.Bytes(); w.hasQ || len(f.questions.Blocks()) > 0 {
-		tx.Write(mdstore.QuestionsFile, qs)
+	if w.hasQ || len(f.questions.Blocks()) > 0 {
+		tx.WriteContent(mdstore.QuestionsFile, f.questions)
 	}
-	tx.Write(mdstore.StateFile, f.state.Bytes())
+	tx.WriteContent(mdstore.StateFile, f.state)
 	if f.hasDec || string(f.decisions) != "# Decisions\n" {
 		tx.Write(mdstore.DecisionsFile, f.decisions)
 	}

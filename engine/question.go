@@ -2,8 +2,10 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -88,19 +90,20 @@ type Question struct {
 	responsesErr error // why the responses field does not read, if it does not
 }
 
-var optionNumber = regexp.MustCompile(`^\s*[0-9]+[.)]\s+`)
+var optionNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[0-9]+[.)]\s+`) })
 
 // fromBlock reads a question from its block in one pass over its fields;
 // the first field of a key wins. now decides "overdue".
 func fromBlock(b *mdstore.Block, now time.Time) Question {
 	q := Question{QID: b.QID, Line: b.Line()}
-	seen := map[string]bool{}
+	var buf [32]string
+	seen := buf[:0] // the keys read: a block has a dozen or two
 	for _, f := range b.Fields() {
 		k := mdstore.NormKey(f.Key)
-		if seen[k] {
+		if slices.Contains(seen, k) {
 			continue
 		}
-		seen[k] = true
+		seen = append(seen, k)
 		v := f.Value
 		switch k {
 		case "status":
@@ -183,7 +186,7 @@ func atoi(v string) *int {
 	return &n
 }
 
-var optionBullet = regexp.MustCompile(`^\s*[-*+]\s+`)
+var optionBullet = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*+]\s+`) })
 
 // parseOptions returns the option texts of an "options" value, without their
 // numbers. A line that does not start with a number continues the option
@@ -191,9 +194,9 @@ var optionBullet = regexp.MustCompile(`^\s*[-*+]\s+`)
 // is a list of bullets instead, each an option.
 func parseOptions(v string) []string {
 	out := []string{}
-	marker := optionNumber
-	if first := strings.TrimSpace(v); optionBullet.MatchString(first) {
-		marker = optionBullet
+	marker := optionNumber()
+	if first := strings.TrimSpace(v); optionBullet().MatchString(first) {
+		marker = optionBullet()
 	}
 	for _, l := range strings.Split(v, "\n") {
 		if strings.TrimSpace(l) == "" {

@@ -190,7 +190,7 @@ func (r *RaiseRequest) prepareOptions() error {
 		if err != nil {
 			return err
 		}
-		o = strings.TrimSpace(optionNumber.ReplaceAllString(o, ""))
+		o = strings.TrimSpace(optionNumber().ReplaceAllString(o, ""))
 		if o == "" {
 			return mdstore.Errorf(ErrBadArgs, "option %d is empty", i+1)
 		}
@@ -220,8 +220,8 @@ func (r *RaiseRequest) prepareOptions() error {
 }
 
 func isSliceRef(s string) bool {
-	m := sliceRef.FindStringSubmatch(strings.TrimSpace(s))
-	return m != nil && len(strings.TrimSpace(sliceRef.ReplaceAllString(strings.TrimSpace(s), ""))) == 0
+	m := sliceRef().FindStringSubmatch(strings.TrimSpace(s))
+	return m != nil && len(strings.TrimSpace(sliceRef().ReplaceAllString(strings.TrimSpace(s), ""))) == 0
 }
 
 // deriveBreakpoint names the checkpoint when the agent does not: the slice's
@@ -231,7 +231,7 @@ func isSliceRef(s string) bool {
 // auto_approve_after or supersedes would read.
 func deriveBreakpoint(slice, gate string) string {
 	id := slice
-	if m := sliceRef.FindStringSubmatch(strings.TrimSpace(slice)); m != nil {
+	if m := sliceRef().FindStringSubmatch(strings.TrimSpace(slice)); m != nil {
 		id = m[1]
 	}
 	var b strings.Builder

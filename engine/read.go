@@ -52,29 +52,36 @@ func (e *Engine) Show() (*StateView, error) {
 	return v, nil
 }
 
-// List returns the questions with the status ("all" for every one).
-func (e *Engine) List(fl ListFilter) ([]Question, error) {
+// List calls fn with each question fl picks, in file order, and stops at
+// fn's first error. The questions are read one at a time and not kept: a
+// file of ten thousand is listed in the memory of one.
+func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 	switch fl.Status {
 	case "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
 	default:
-		return nil, mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
+		return mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
 	}
 	if fl.Gate != "" && !validGate(fl.Gate) {
-		return nil, mdstore.Errorf(ErrBadArgs, "unknown --gate %q", fl.Gate).Hint("use one of advisory, validating, blocking, escalating")
+		return mdstore.Errorf(ErrBadArgs, "unknown --gate %q", fl.Gate).Hint("use one of advisory, validating, blocking, escalating")
 	}
 	f, err := e.read()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	awaited := f.state.AwaitingQID()
-	out := []Question{}
-	for _, q := range e.questions(f.questions) {
+	now := e.Now()
+	for _, b := range f.questions.Blocks() {
+		q := fromBlock(b, now)
+		b.Release()
 		q.Awaited = isAwaited(q, awaited)
-		if fl.keeps(q) {
-			out = append(out, q)
+		if !fl.keeps(q) {
+			continue
+		}
+		if err := fn(q); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // ListFilter picks the questions of questions list; the zero value of a
@@ -97,7 +104,7 @@ func (fl ListFilter) keeps(q Question) bool {
 	case fl.Slice == "" || q.Slice == fl.Slice:
 		return true
 	}
-	a, b := sliceRef.FindStringSubmatch(fl.Slice), sliceRef.FindStringSubmatch(q.Slice)
+	a, b := sliceRef().FindStringSubmatch(fl.Slice), sliceRef().FindStringSubmatch(q.Slice)
 	return a != nil && b != nil && a[1] == b[1]
 }
 

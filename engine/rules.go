@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -144,7 +145,7 @@ func LoadRules(devrites string) Rules {
 	return r
 }
 
-var ruleID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var ruleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // ruleKeys are the keys a rule may have.
 var ruleKeys = []string{"id", "breakpoint", "tag", "action", "created_by", "created_at", "note"}
@@ -264,7 +265,7 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 	switch {
 	case rule.ID == "":
 		bad(item.Line, "a rule without an id")
-	case !ruleID.MatchString(rule.ID):
+	case !ruleID().MatchString(rule.ID):
 		bad(item.Line, "id %q: want letters, digits, '.', '_' and '-'", rule.ID)
 	}
 	if (rule.Breakpoint == "") == (rule.Tag == "") {

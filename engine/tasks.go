@@ -5,18 +5,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // sliceRef reads how an agent names a slice: "3", "03", "SLICE-003",
-// "slice 3", "3 — payments".
-var sliceRef = regexp.MustCompile(`^(?i:slice[- ]?)?0*([0-9]+)\b`)
+// "slice 3", "3 — payments". Like every regular expression of the engine,
+// it is compiled when first used, not when the program starts.
+var sliceRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:slice[- ]?)?0*([0-9]+)\b`) })
 
 // findSlice looks the slice that ref names up in tasks.md; the first slice
 // with that number wins.
 func findSlice(slices []mdstore.Slice, ref string) (mdstore.Slice, bool) {
-	m := sliceRef.FindStringSubmatch(strings.TrimSpace(ref))
+	m := sliceRef().FindStringSubmatch(strings.TrimSpace(ref))
 	if m == nil {
 		return mdstore.Slice{}, false
 	}

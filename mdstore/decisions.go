@@ -12,8 +12,20 @@ import (
 // engine's records, whatever a person or another tool wrote for theirs
 // (an ADR log's "DEC-004 …" entries).
 func DecisionHeadings(b []byte) []string {
-	d := splitString(unsafe.String(unsafe.SliceData(b), len(b)))
+	s := unsafe.String(unsafe.SliceData(b), len(b))
 	var out []string
+	if !hasMarker(s) { // no fenced code: every level-2 heading counts, and the lines need not be kept
+		s = strings.TrimPrefix(s, utf8BOM)
+		for s != "" {
+			l, rest, _ := strings.Cut(s, "\n")
+			if headingLevel(l) == 2 {
+				out = append(out, strings.Clone(headingTitle(l)))
+			}
+			s = rest
+		}
+		return out
+	}
+	d := splitString(s)
 	for _, i := range d.level2() {
 		out = append(out, strings.Clone(headingTitle(d.lines[i].text)))
 	}

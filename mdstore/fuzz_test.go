@@ -55,6 +55,7 @@ func FuzzQuestionsRoundTrip(f *testing.F) {
 		if got := q.Bytes(); !bytes.Equal(got, data) {
 			t.Fatalf("write back: got %q, want %q", got, data)
 		}
+		checkContent(t, q, data, nil)
 		blocks := q.Blocks()
 		if len(blocks) == 0 {
 			return
@@ -88,6 +89,7 @@ func FuzzQuestionsRoundTrip(f *testing.F) {
 		if err := q.Set(target.QID, KV{key, value}); err != nil {
 			t.Fatal(err)
 		}
+		checkContent(t, q, q.Bytes(), data)
 		again := ParseQuestions(q.Bytes())
 		if got, want := len(again.Blocks()), len(blocks); got != want {
 			t.Fatalf("after Set %s=%q: got %d blocks, want %d\n%s", key, value, got, want, q.Bytes())
@@ -199,6 +201,7 @@ func FuzzStateRoundTrip(f *testing.F) {
 		if got := s.Bytes(); !bytes.Equal(got, data) {
 			t.Fatalf("write back: got %q, want %q", got, data)
 		}
+		checkContent(t, s, data, nil)
 		canon := Canon(key)
 		if !stateKey.MatchString(canon) { // the engine's keys are ASCII words
 			canon = "status"
@@ -208,6 +211,7 @@ func FuzzStateRoundTrip(f *testing.F) {
 		hadAwaiting := s.Awaiting() != nil
 
 		s.Set(canon, value)
+		checkContent(t, s, s.Bytes(), data)
 		again := ParseState(s.Bytes())
 		if got, want := again.Encoding(), enc; got != want {
 			t.Fatalf("encoding: got %s, want %s\n%s", got, want, s.Bytes())
@@ -313,4 +317,20 @@ func levelOneAfterSection(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// checkContent checks that c writes out want and is Equal to it, and that
+// it is Equal to other only when other is want.
+func checkContent(t *testing.T, c Content, want, other []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if n, err := c.WriteTo(&b); err != nil || n != int64(len(want)) || !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("WriteTo: got %q (%d, %v), want %q", b.Bytes(), n, err, want)
+	}
+	if !c.Equal(want) {
+		t.Fatalf("Equal(%q) = false, want true", want)
+	}
+	if other != nil && c.Equal(other) != bytes.Equal(other, want) {
+		t.Fatalf("Equal(%q) = %v, want %v", other, c.Equal(other), bytes.Equal(other, want))
+	}
 }

@@ -2,9 +2,12 @@ package mdstore
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -80,6 +83,54 @@ func (d *doc) bytes() []byte {
 		b.WriteString(l.eol)
 	}
 	return b.Bytes()
+}
+
+// writeTo writes the bytes that bytes returns, without building them.
+func (d *doc) writeTo(w io.Writer) (int64, error) {
+	sw, ok := w.(io.StringWriter)
+	if !ok {
+		b := d.bytes()
+		n, err := w.Write(b)
+		return int64(n), err
+	}
+	var n int64
+	put := func(s string) error {
+		k, err := sw.WriteString(s)
+		n += int64(k)
+		return err
+	}
+	if d.bom {
+		if err := put(utf8BOM); err != nil {
+			return n, err
+		}
+	}
+	for _, l := range d.lines {
+		if err := put(l.text); err != nil {
+			return n, err
+		}
+		if err := put(l.eol); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// equal reports whether bytes would return b.
+func (d *doc) equal(b []byte) bool {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if d.bom {
+		var ok bool
+		if s, ok = strings.CutPrefix(s, utf8BOM); !ok {
+			return false
+		}
+	}
+	for _, l := range d.lines {
+		if !strings.HasPrefix(s, l.text) || !strings.HasPrefix(s[len(l.text):], l.eol) {
+			return false
+		}
+		s = s[len(l.text)+len(l.eol):]
+	}
+	return s == ""
 }
 
 // newLines turns texts into lines ending with the file's line ending.
@@ -200,7 +251,7 @@ func (d *doc) fenced(opaque []bool) []bool {
 	return mask
 }
 
-var fenceOpening = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+var fenceOpening = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(`{3,}|~{3,})") })
 
 // fenceCloser returns the line that closes a fenced code block still open
 // at line index at, or "" when a column-0 line inserted there would not be
@@ -225,7 +276,7 @@ func (d *doc) fenceCloser(at int, opaque []bool) string {
 		if mask[i] {
 			continue
 		}
-		if m := fenceOpening.FindStringSubmatch(d.lines[i].text); m != nil {
+		if m := fenceOpening().FindStringSubmatch(d.lines[i].text); m != nil {
 			return m[1]
 		}
 		break

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"io"
 	"slices"
 
 	"github.com/devrites/devrites-engine/qid"
@@ -154,8 +155,43 @@ func (q *Questions) setRow(b *Block, kvs []KV) error {
 // Append adds a new block at the end of the file, separated by a blank line.
 func (q *Questions) Append(qid string, kvs ...KV) {
 	q.fresh()
+	n := len(q.d.lines)
 	q.d.appendBlock("## "+qid, kvs, q.opaque)
-	q.edited()
+	if !q.appended(n, qid) {
+		q.edited()
+	}
+}
+
+// appended extends the index by the block Append added after line n, and
+// reports whether it could: in a file without fenced code the new heading
+// is the only column-0 heading added (values are indented), so the blocks
+// before it keep their lines, and the one that ran to the end of the file
+// now ends at the new heading. Anything else is indexed again.
+func (q *Questions) appended(n int, id string) bool {
+	if !q.d.noFence || q.fenced != nil || !q.noValues {
+		return false
+	}
+	if _, label, form := headingID("## " + id); form != idForm || label != "" {
+		return false
+	}
+	head := n
+	for head < len(q.d.lines) && q.d.lines[head].text != "## "+id {
+		head++
+	}
+	if head == len(q.d.lines) {
+		return false
+	}
+	nth := 0
+	for _, b := range q.blocks {
+		if b.QID == id {
+			nth++
+		}
+		if b.reg == nil && b.end == n {
+			b.end = head
+		}
+	}
+	q.blocks = append(q.blocks, &Block{QID: id, head: head, end: len(q.d.lines), q: q, gen: q.gen, nth: nth})
+	return true
 }
 
 // AppendRecord appends a "## heading" block of fields to a markdown file, as
@@ -237,3 +273,9 @@ func (q *Questions) Rename(line int, newQID string) error {
 
 // Bytes returns the file's content.
 func (q *Questions) Bytes() []byte { return q.d.bytes() }
+
+// WriteTo writes the file's bytes, as Bytes returns them, to w.
+func (q *Questions) WriteTo(w io.Writer) (int64, error) { return q.d.writeTo(w) }
+
+// Equal reports whether the file's bytes are exactly b.
+func (q *Questions) Equal(b []byte) bool { return q.d.equal(b) }

@@ -174,6 +174,14 @@ func (q *Questions) HasFenceMarker() bool { return !q.d.noFence }
 // register row's own line.
 func (b *Block) End() int { return b.end }
 
+// Release drops the fields read, which are read again if asked for: a pass
+// over every block of a large file then holds one block's at a time.
+func (b *Block) Release() {
+	if b.gen == b.q.gen {
+		b.fields, b.parsed = nil, false
+	}
+}
+
 // Fields returns the block's fields in order.
 func (b *Block) Fields() []Field {
 	b.parse()

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -527,3 +528,9 @@ func (s *State) AppendLog(text string) {
 
 // Bytes returns the file's content.
 func (s *State) Bytes() []byte { return s.d.bytes() }
+
+// WriteTo writes the file's bytes, as Bytes returns them, to w.
+func (s *State) WriteTo(w io.Writer) (int64, error) { return s.d.writeTo(w) }
+
+// Equal reports whether the file's bytes are exactly b.
+func (s *State) Equal(b []byte) bool { return s.d.equal(b) }

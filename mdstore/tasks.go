@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Slice is one slice of tasks.md, which the engine only reads: a heading
@@ -27,7 +28,9 @@ func (s Slice) Label() string {
 	return strconv.Itoa(s.Number) + " — " + s.Name
 }
 
-var sliceHeading = regexp.MustCompile(`^##\s+(?:SLICE-([0-9]+)\s*(?:—|-|:)?\s*|Slice\s+([0-9]+)\s*(?::|—|-)?\s*)(.*)$`)
+var sliceHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^##\s+(?:SLICE-([0-9]+)\s*(?:—|-|:)?\s*|Slice\s+([0-9]+)\s*(?::|—|-)?\s*)(.*)$`)
+})
 
 // ParseTasks returns the slices of tasks.md in file order. Headings and
 // lines inside fenced code are text, as everywhere: an example slice in a
@@ -44,7 +47,7 @@ func ParseTasks(b []byte) []Slice {
 		t := l.text
 		if strings.HasPrefix(t, "#") {
 			cur = -1
-			if h := sliceHeading.FindStringSubmatch(t); h != nil {
+			if h := sliceHeading().FindStringSubmatch(t); h != nil {
 				n, err := strconv.Atoi(h[1] + h[2])
 				if err == nil {
 					out = append(out, Slice{Number: n, Name: strings.TrimSpace(h[3]), Line: i + 1})

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -31,11 +32,19 @@ type Tx struct {
 }
 
 type txFile struct {
-	orig   []byte
-	id     fileID // of orig, when it exists
-	exists bool
-	data   []byte
-	dirty  bool
+	orig    []byte
+	id      fileID // of orig, when it exists
+	exists  bool
+	data    []byte
+	content Content // the new content when staged by WriteContent, else nil
+	dirty   bool
+}
+
+// Content is a file's new content as Questions and State hold it: lines,
+// written out at commit without a copy of the whole file.
+type Content interface {
+	io.WriterTo
+	Equal(b []byte) bool // reports whether the content is exactly b
 }
 
 // Read returns a file's content as of the start of the transaction, or as
@@ -48,7 +57,17 @@ func (tx *Tx) Read(name string) ([]byte, error) {
 	if !f.exists && !f.dirty {
 		return nil, Errorf(ErrMissing, "%s: missing", tx.ws.Path(name)).Fix(RunDoctor, "")
 	}
-	return f.data, nil
+	return f.bytes(), nil
+}
+
+// bytes returns the file's content as last written in the transaction.
+func (f *txFile) bytes() []byte {
+	if f.content != nil {
+		var b bytes.Buffer
+		_, _ = f.content.WriteTo(&b) // a bytes.Buffer takes every write
+		f.data, f.content = b.Bytes(), nil
+	}
+	return f.data
 }
 
 // ReadOptional is Read for a file that may be absent.
@@ -57,7 +76,7 @@ func (tx *Tx) ReadOptional(name string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return f.data, f.exists || f.dirty, nil
+	return f.bytes(), f.exists || f.dirty, nil
 }
 
 func (tx *Tx) file(name string) (*txFile, error) {
@@ -81,8 +100,20 @@ func (tx *Tx) Write(name string, data []byte) {
 		f = &txFile{}
 		tx.files[name] = f
 	}
-	f.data = data
+	f.data, f.content = data, nil
 	f.dirty = !f.exists || !bytes.Equal(data, f.orig)
+}
+
+// WriteContent is Write for content kept as lines: it is written out at
+// commit, and not copied whole before.
+func (tx *Tx) WriteContent(name string, c Content) {
+	f, _ := tx.file(name)
+	if f == nil {
+		f = &txFile{}
+		tx.files[name] = f
+	}
+	f.data, f.content = nil, c
+	f.dirty = !f.exists || !c.Equal(f.orig)
 }
 
 // maxAttempts bounds the retries when files change under the lock.
@@ -206,12 +237,19 @@ func (tx *Tx) commit() error {
 		if f == nil || !f.dirty {
 			continue
 		}
+		path := tx.ws.Path(name)
+		if f.content != nil {
+			if err := writeAtomic(path, f.content.WriteTo); err != nil {
+				return err
+			}
+			continue
+		}
 		if name == DecisionsFile && f.exists {
-			if done, err := appendInPage(tx.ws.Path(name), f.orig, f.data); done || err != nil {
+			if done, err := appendInPage(path, f.orig, f.data); done || err != nil {
 				return err
 			}
 		}
-		if err := WriteAtomic(tx.ws.Path(name), f.data); err != nil {
+		if err := WriteAtomic(path, f.data); err != nil {
 			return err
 		}
 	}
@@ -249,13 +287,34 @@ func appendInPage(path string, orig, data []byte) (bool, error) {
 // directory, fsync, rename, fsync of the directory. The file keeps its
 // permissions; a path that exists and is not a regular file is refused.
 func WriteAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) (int64, error) {
+		n, err := w.Write(data)
+		return int64(n), err
+	})
+}
+
+// writeAtomic is WriteAtomic of what write writes.
+func writeAtomic(path string, write func(io.Writer) (int64, error)) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
 	// The temporary file goes in the same directory: renameio would otherwise
 	// probe $TMPDIR with a test rename on every write, and leave temporary
 	// files where doctor does not look.
-	if err := renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+	t, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithExistingPermissions(),
+		renameio.WithTempDir(filepath.Dir(path)))
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	out := bufio.NewWriterSize(t, 64<<10)
+	if _, err := write(out); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if err := t.CloseAtomicallyReplace(); err != nil {
 		return err
 	}
 	d, err := os.Open(filepath.Dir(path))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,5 +124,49 @@ func TestTransactSeesWriterIgnoringLock(t *testing.T) {
 				t.Errorf("got %q, want the writer's content and one edit", got)
 			}
 		})
+	}
+}
+
+// An appended block extends the index in place; the index is the one a
+// fresh parse of the new bytes gives, for every fixture, an id the file
+// already has included.
+func TestAppendIndexesAsParse(t *testing.T) {
+	for name, b := range fixtures(t, "questions-*.md") {
+		for _, id := range []string{"q-2026-11-30-001", "q-2026-11-29-001", "Q-001"} {
+			q := ParseQuestions(bytes.Clone(b))
+			q.Blocks()
+			q.Append(id, KV{"status", "open"}, KV{"options", "1. a\n2. b\n"})
+			got, want := q.Blocks(), ParseQuestions(q.Bytes()).Blocks()
+			if len(got) != len(want) {
+				t.Fatalf("%s + %s: got %d blocks, want %d", name, id, len(got), len(want))
+			}
+			for i := range want {
+				g, w := got[i], want[i]
+				if g.QID != w.QID || g.Line() != w.Line() || g.End() != w.End() || g.nth != w.nth || !slices.Equal(fieldList(g), fieldList(w)) {
+					t.Errorf("%s + %s: block %d: got %s %d-%d #%d %v, want %s %d-%d #%d %v", name, id, i,
+						g.QID, g.Line(), g.End(), g.nth, fieldList(g), w.QID, w.Line(), w.End(), w.nth, fieldList(w))
+				}
+			}
+		}
+	}
+}
+
+// DecisionHeadings reads a file without fences line by line, as it reads
+// one with fences through the parser.
+func TestDecisionHeadingsWithoutFences(t *testing.T) {
+	for _, in := range []string{
+		"# Decisions\n\n## q-2026-11-29-001 answered\nanswer: a\n\n## DEC-004 Use Go\n",
+		"\ufeff## first\r\n### not\r\n## second\r\n",
+		"## a\n#### b\n  ## c\n ## d\n##e\n## f",
+		"",
+	} {
+		d := splitString(in)
+		var want []string
+		for _, i := range d.level2() {
+			want = append(want, headingTitle(d.lines[i].text))
+		}
+		if got := DecisionHeadings([]byte(in)); !slices.Equal(got, want) {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -39,12 +40,12 @@ type Workspace struct {
 	Slug     string
 }
 
-var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var slugRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // CheckSlug refuses slugs that could escape the work directory or are not
 // portable file names.
 func CheckSlug(slug string) error {
-	if !slugRE.MatchString(slug) || strings.Contains(slug, "..") {
+	if !slugRE().MatchString(slug) || strings.Contains(slug, "..") {
 		return WithHint(Errorf(ErrBadSlug, "invalid slug %q", slug),
 			"a slug is 1 to 64 characters: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")
 	}

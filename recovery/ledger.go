@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -174,7 +175,7 @@ func sameColumns(cells []string) bool {
 	return true
 }
 
-var separatorCell = regexp.MustCompile(`^:?-{3,}:?$`)
+var separatorCell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:?-{3,}:?$`) })
 
 func isSeparator(t string) bool {
 	if !mdstore.IsRow(t) {
@@ -185,17 +186,17 @@ func isSeparator(t string) bool {
 		return false
 	}
 	for _, c := range cells {
-		if !separatorCell.MatchString(c) {
+		if !separatorCell().MatchString(c) {
 			return false
 		}
 	}
 	return true
 }
 
-var fingerprintRE = regexp.MustCompile(`^[0-9a-f]{12}$`)
+var fingerprintRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{12}$`) })
 
 // ValidFingerprint reports whether s is 12 lower-case hex digits.
-func ValidFingerprint(s string) bool { return fingerprintRE.MatchString(s) }
+func ValidFingerprint(s string) bool { return fingerprintRE().MatchString(s) }
 
 // parseRow reads a data row, or says what is wrong with it.
 func parseRow(t string) (Entry, string) {

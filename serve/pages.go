@@ -96,7 +96,10 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 			eng, err := s.open(ws)
 			var qs []engine.Question
 			if err == nil {
-				qs, err = eng.List(engine.ListFilter{Status: engine.StatusOpen})
+				err = eng.List(engine.ListFilter{Status: engine.StatusOpen}, func(q engine.Question) error {
+					qs = append(qs, q)
+					return nil
+				})
 			}
 			if err != nil {
 				page.Unreadable = append(page.Unreadable, unreadable{name, ws.Slug, err.Error()})

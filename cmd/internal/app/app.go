@@ -117,14 +117,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Metadata:                  map[string]any{"warnings": new([]string)},
 	}
 	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\nEXAMPLE:\n   " + examples["question raise"] + "\n"
-	globals := globalsText()
+	templates := newHelpTemplates()
 	var wire func(cmds []*cli.Command, path string)
 	wire = func(cmds []*cli.Command, path string) {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
 			c.OnUsageError = usageError(full, append(append([]cli.Flag(nil), c.Flags...), globalFlags...))
 			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
-			c.CustomHelpTemplate = helpTemplate(c, full, globals)
+			c.CustomHelpTemplate = helpTemplate(c, full, templates)
 			if c.Action != nil {
 				c.Action = wrap(full, c.Action)
 			} else if len(c.Subcommands) > 0 {

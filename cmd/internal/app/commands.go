@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -509,29 +510,53 @@ func cmdList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	qs, err := eng.List(engine.ListFilter{Status: c.String("status"), Gate: c.String("gate"), Slice: c.String("slice"),
-		Overdue: c.Bool("overdue"), Awaited: c.Bool("awaited")})
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	if len(qs) == 0 {
-		fmt.Fprintf(&b, "no %s questions\n", c.String("status"))
-	}
-	now := e.now()
-	for _, q := range qs {
-		marks := ""
-		for _, m := range []struct {
-			on   bool
-			word string
-		}{{q.Awaited, "AWAITED"}, {q.Provisional && q.Status == engine.StatusOpen, "PROVISIONAL"}, {q.Overdue, "OVERDUE"}} {
-			if m.on {
-				marks += "  " + m.word
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	defer out.Flush()
+	var item bytes.Buffer
+	enc := json.NewEncoder(&item)
+	enc.SetEscapeHTML(false) // as print: "<answer>" stays readable
+	enc.SetIndent("    ", "  ")
+	now, n := e.now(), 0
+	// The list is written as it is read, in the form print gives it.
+	err = eng.List(engine.ListFilter{Status: c.String("status"), Gate: c.String("gate"), Slice: c.String("slice"),
+		Overdue: c.Bool("overdue"), Awaited: c.Bool("awaited")}, func(q engine.Question) error {
+		n++
+		switch {
+		case e.json:
+			item.Reset()
+			if err := enc.Encode(q); err != nil {
+				return err
 			}
+			if n == 1 {
+				out.WriteString("{\n  \"questions\": [\n    ")
+			} else {
+				out.WriteString(",\n    ")
+			}
+			out.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
+		case !e.quiet:
+			marks := ""
+			for _, m := range []struct {
+				on   bool
+				word string
+			}{{q.Awaited, "AWAITED"}, {q.Provisional && q.Status == engine.StatusOpen, "PROVISIONAL"}, {q.Overdue, "OVERDUE"}} {
+				if m.on {
+					marks += "  " + m.word
+				}
+			}
+			fmt.Fprintf(out, "%s  %-8s  %-10s  age %-4s  sla %-4s  %s%s\n", q.QID, q.Status, q.Gate, q.Age(now), q.SLA, q.Slice, marks)
 		}
-		fmt.Fprintf(&b, "%s  %-8s  %-10s  age %-4s  sla %-4s  %s%s\n", q.QID, q.Status, q.Gate, q.Age(now), q.SLA, q.Slice, marks)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case e.json && n == 0:
+		out.WriteString("{\n  \"questions\": []\n}\n")
+	case e.json:
+		out.WriteString("\n  ]\n}\n")
+	case n == 0 && !e.quiet:
+		fmt.Fprintf(out, "no %s questions\n", c.String("status"))
 	}
-	e.print(map[string]any{"questions": qs}, b.String())
 	return nil
 }
 

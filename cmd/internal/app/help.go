@@ -53,16 +53,24 @@ var examples = map[string]string{
 
 // helpTemplate is a command's --help: urfave/cli's own, then the global
 // options (which its command help leaves out) and one example.
-func helpTemplate(c *cli.Command, path string, globals string) string {
-	base := cli.CommandHelpTemplate
+func helpTemplate(c *cli.Command, path string, t *helpTemplates) string {
+	base := t.command
 	if len(c.Subcommands) > 0 {
-		base = cli.SubcommandHelpTemplate
+		base = t.group
 	}
-	t := base + "\nGLOBAL OPTIONS (anywhere on the line):\n" + globals
 	if ex := examples[path]; ex != "" {
-		t += "\nEXAMPLE:\n   " + ex + "\n"
+		return base + "\nEXAMPLE:\n   " + ex + "\n"
 	}
-	return t
+	return base
+}
+
+// helpTemplates are the two templates of a command's help, with the global
+// options: made once for the fifty commands of every run.
+type helpTemplates struct{ command, group string }
+
+func newHelpTemplates() *helpTemplates {
+	globals := "\nGLOBAL OPTIONS (anywhere on the line):\n" + globalsText()
+	return &helpTemplates{command: cli.CommandHelpTemplate + globals, group: cli.SubcommandHelpTemplate + globals}
 }
 
 // globalsText lists the global flags as urfave/cli lists flags.
