@@ -73,7 +73,7 @@ func withoutKey(kvs []KV, key string) []KV {
 func linesBytes(d doc, from, to int) string {
 	var b strings.Builder
 	for _, l := range d.lines[from:to] {
-		b.WriteString(l.text + l.eol)
+		b.WriteString(l.text + l.eol.String())
 	}
 	return b.String()
 }

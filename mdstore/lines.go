@@ -19,15 +19,30 @@ import (
 // that ends in a lone "\r" has the ending "\r": a CRLF cut short.
 type line struct {
 	text string
-	eol  string
+	eol  ending
 }
+
+// ending is a line ending, kept in a byte: a file of ten thousand questions
+// has close to two hundred thousand lines.
+type ending uint8
+
+const (
+	noEOL ending = iota
+	lf
+	crlf
+	cr
+)
+
+var endings = [...]string{noEOL: "", lf: "\n", crlf: "\r\n", cr: "\r"}
+
+func (e ending) String() string { return endings[e] }
 
 // doc is a file split into lines so that edits can replace whole lines and
 // leave every other byte as it was.
 type doc struct {
 	bom   bool
 	lines []line
-	nl    string // line ending for new lines: the file's first ending, else "\n"
+	nl    ending // line ending for new lines: the file's first ending, else "\n"
 	// noFence is true while no line holds "```" or "~~~": there is then no
 	// fenced code, and nothing needs goldmark or a per-line search.
 	noFence bool
@@ -39,7 +54,7 @@ func splitDoc(b []byte) doc { return splitString(string(b)) }
 
 // splitString splits s; the lines share its memory.
 func splitString(s string) doc {
-	d := doc{nl: "\n", lines: make([]line, 0, strings.Count(s, "\n")+64), noFence: !hasMarker(s)}
+	d := doc{nl: lf, lines: make([]line, 0, strings.Count(s, "\n")+64), noFence: !hasMarker(s)}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true
 		s = s[len(utf8BOM):]
@@ -50,14 +65,14 @@ func splitString(s string) doc {
 		if i < 0 {
 			l := line{text: s}
 			if strings.HasSuffix(s, "\r") {
-				l.text, l.eol = s[:len(s)-1], "\r"
+				l.text, l.eol = s[:len(s)-1], cr
 			}
 			d.lines = append(d.lines, l)
 			break
 		}
-		l := line{text: s[:i], eol: "\n"}
+		l := line{text: s[:i], eol: lf}
 		if strings.HasSuffix(l.text, "\r") {
-			l.text, l.eol = l.text[:len(l.text)-1], "\r\n"
+			l.text, l.eol = l.text[:len(l.text)-1], crlf
 		}
 		if first {
 			d.nl, first = l.eol, false
@@ -71,7 +86,7 @@ func splitString(s string) doc {
 func (d *doc) bytes() []byte {
 	n := 0
 	for _, l := range d.lines {
-		n += len(l.text) + len(l.eol)
+		n += len(l.text) + len(l.eol.String())
 	}
 	var b bytes.Buffer
 	b.Grow(n + len(utf8BOM))
@@ -80,39 +95,35 @@ func (d *doc) bytes() []byte {
 	}
 	for _, l := range d.lines {
 		b.WriteString(l.text)
-		b.WriteString(l.eol)
+		b.WriteString(l.eol.String())
 	}
 	return b.Bytes()
 }
 
-// writeTo writes the bytes that bytes returns, without building them.
+// writeTo writes the bytes that bytes returns, without building them
+// whole: they go out in pieces of 64 KB.
 func (d *doc) writeTo(w io.Writer) (int64, error) {
-	sw, ok := w.(io.StringWriter)
-	if !ok {
-		b := d.bytes()
-		n, err := w.Write(b)
-		return int64(n), err
-	}
+	buf := make([]byte, 0, 64<<10)
 	var n int64
-	put := func(s string) error {
-		k, err := sw.WriteString(s)
+	flush := func() error {
+		k, err := w.Write(buf)
 		n += int64(k)
+		buf = buf[:0]
 		return err
 	}
 	if d.bom {
-		if err := put(utf8BOM); err != nil {
-			return n, err
-		}
+		buf = append(buf, utf8BOM...)
 	}
 	for _, l := range d.lines {
-		if err := put(l.text); err != nil {
-			return n, err
+		eol := l.eol.String()
+		if len(buf)+len(l.text)+len(eol) > cap(buf) {
+			if err := flush(); err != nil {
+				return n, err
+			}
 		}
-		if err := put(l.eol); err != nil {
-			return n, err
-		}
+		buf = append(append(buf, l.text...), eol...) // a line longer than the buffer grows it
 	}
-	return n, nil
+	return n, flush()
 }
 
 // equal reports whether bytes would return b.
@@ -125,10 +136,11 @@ func (d *doc) equal(b []byte) bool {
 		}
 	}
 	for _, l := range d.lines {
-		if !strings.HasPrefix(s, l.text) || !strings.HasPrefix(s[len(l.text):], l.eol) {
+		eol := l.eol.String()
+		if !strings.HasPrefix(s, l.text) || !strings.HasPrefix(s[len(l.text):], eol) {
 			return false
 		}
-		s = s[len(l.text)+len(l.eol):]
+		s = s[len(l.text)+len(eol):]
 	}
 	return s == ""
 }
@@ -149,15 +161,15 @@ func (d *doc) newLines(texts ...string) []line {
 // is last after them.
 func (d *doc) splice(from, to int, repl []line) {
 	atEnd := to == len(d.lines)
-	var tail string // the last line's short ending, if it has one
+	var tail ending // the last line's short ending, if it has one
 	short := false
-	if n := len(d.lines); n > 0 && (d.lines[n-1].eol == "" || d.lines[n-1].eol == "\r") {
+	if n := len(d.lines); n > 0 && (d.lines[n-1].eol == noEOL || d.lines[n-1].eol == cr) {
 		tail, short = d.lines[n-1].eol, true
 	}
 	if atEnd && short && from > 0 && from == len(d.lines) && len(repl) > 0 {
 		d.lines[from-1].eol = d.nl
-		if tail == "\r" {
-			d.lines[from-1].eol = "\r\n"
+		if tail == cr {
+			d.lines[from-1].eol = crlf
 		}
 	}
 	for _, l := range repl {

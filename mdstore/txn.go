@@ -1,7 +1,6 @@
 package mdstore
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -307,11 +306,7 @@ func writeAtomic(path string, write func(io.Writer) (int64, error)) error {
 		return err
 	}
 	defer t.Cleanup()
-	out := bufio.NewWriterSize(t, 64<<10)
-	if _, err := write(out); err != nil {
-		return err
-	}
-	if err := out.Flush(); err != nil {
+	if _, err := write(t); err != nil {
 		return err
 	}
 	if err := t.CloseAtomicallyReplace(); err != nil {
