@@ -133,7 +133,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		return nil, err
 	}
 	var q *Question
-	for _, x := range e.questions(f.questions) {
+	for x := range e.questions(f.questions) {
 		if x.Status == StatusOpen && (q == nil || x.RaisedAt >= q.RaisedAt) {
 			q = &x
 		}

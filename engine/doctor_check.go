@@ -149,6 +149,7 @@ func (d *doctor) checkIDs(w *wsFiles) {
 		}
 		if d.errorsOnly { // duplicates are refused where a command names them
 			d.checkBlock(b)
+			b.Release()
 			continue
 		}
 		if f, dup := first[b.QID]; dup {
@@ -163,6 +164,7 @@ func (d *doctor) checkIDs(w *wsFiles) {
 			first[b.QID] = b
 		}
 		d.checkBlock(b)
+		b.Release() // read again if a later check asks: a pass holds one block's fields at a time
 	}
 }
 
@@ -242,14 +244,15 @@ func missingDecisions(w *wsFiles) []*mdstore.Block {
 	}
 	var out []*mdstore.Block
 	for _, b := range w.questions.Blocks() {
-		st := b.Value("status")
+		v, found := b.Peek("status", "answeredby", "renumberedfrom") // every block: not kept
+		st := v[0]
 		if st == StatusOpen || !slices.Contains(questionStatuses, st) || count[b.QID] > 1 {
 			continue
 		}
-		if _, byEngine := b.Get("answered_by"); !byEngine {
+		if !found[1] {
 			continue // resolved by hand, or before the engine kept a log
 		}
-		if _, renamed := b.Get("renumbered_from"); renamed {
+		if found[2] {
 			continue
 		}
 		if !logged[decisionHeading(b.QID, st)] {

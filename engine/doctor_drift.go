@@ -24,11 +24,12 @@ type drift struct {
 // pausing reports whether an open block waits for a person: provisional
 // validating questions are open but let the agent proceed.
 func pausing(b *mdstore.Block) bool {
-	if b.Value("status") != StatusOpen {
+	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
+	if v[0] != StatusOpen {
 		return false
 	}
-	v := strings.TrimSpace(b.Value("provisional"))
-	return v == "" || v == "0" || v == "false"
+	p := strings.TrimSpace(v[1])
+	return p == "" || p == "0" || p == "false"
 }
 
 // unique returns the first block of each qid, in file order.

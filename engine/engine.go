@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"iter"
 	"strconv"
 	"time"
 	"unicode"
@@ -96,7 +97,8 @@ func (e *Engine) read() (*files, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &w.files, nil
+	f := w.files // not &w.files, which would keep the bytes read for a write too
+	return &f, nil
 }
 
 // load reads and parses the workspace through read (a transaction's reads,
@@ -174,14 +176,20 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 
 func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.ErrMissing) }
 
-// questions returns every question in file order.
-func (e *Engine) questions(qs *mdstore.Questions) []Question {
-	now := e.Now()
-	out := make([]Question, 0, len(qs.Blocks()))
-	for _, b := range qs.Blocks() {
-		out = append(out, fromBlock(b, now))
+// questions yields every question in file order. A block's fields are let
+// go once read, so a pass over a large file holds one question's at a
+// time. The file must not be edited during the pass.
+func (e *Engine) questions(qs *mdstore.Questions) iter.Seq[Question] {
+	return func(yield func(Question) bool) {
+		now := e.Now()
+		for _, b := range qs.Blocks() {
+			q := fromBlock(b, now)
+			b.Release()
+			if !yield(q) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // ofBreakpoint returns the questions of breakpoint bp in file order (none

@@ -44,7 +44,7 @@ func (e *Engine) Show() (*StateView, error) {
 			}
 		}
 	}
-	for _, q := range e.questions(f.questions) {
+	for q := range e.questions(f.questions) {
 		if q.Status == StatusOpen {
 			v.Open = append(v.Open, q)
 		}
@@ -69,10 +69,8 @@ func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 		return err
 	}
 	awaited := f.state.AwaitingQID()
-	now := e.Now()
-	for _, b := range f.questions.Blocks() {
-		q := fromBlock(b, now)
-		b.Release()
+	f.state = nil // all that is needed of it: the rest may go before the pass over the questions
+	for q := range e.questions(f.questions) {
 		q.Awaited = isAwaited(q, awaited)
 		if !fl.keeps(q) {
 			continue
@@ -297,7 +295,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
 	}
 	if seal && r.Proceed {
-		for _, q := range e.questions(f.questions) {
+		for q := range e.questions(f.questions) {
 			if q.Status == StatusOpen {
 				r.Open = append(r.Open, q)
 			}

@@ -17,7 +17,7 @@ func (e *Engine) Overdue() ([]Question, error) {
 		return nil, err
 	}
 	out := []Question{}
-	for _, q := range e.questions(f.questions) {
+	for q := range e.questions(f.questions) {
 		if q.Overdue {
 			out = append(out, q)
 		}
@@ -84,9 +84,14 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 	d, err := transact(ctx, e, func(f *files) (done, error) {
 		d := done{reminded: []Question{}, waiting: []Question{}}
 		now := e.Now()
-		for _, q := range e.questions(f.questions) {
+		var overdue []Question // read before any is edited: an edit ends a pass
+		for q := range e.questions(f.questions) {
+			if q.Overdue {
+				overdue = append(overdue, q)
+			}
+		}
+		for _, q := range overdue {
 			switch {
-			case !q.Overdue:
 			case !q.reminderDue(now):
 				d.waiting = append(d.waiting, q)
 			default:

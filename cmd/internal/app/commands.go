@@ -295,6 +295,7 @@ func cmdShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	limitMemory(eng.WS)
 	v, err := eng.Show()
 	if err != nil {
 		return err
@@ -510,6 +511,7 @@ func cmdList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	limitMemory(eng.WS)
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer out.Flush()
 	var item bytes.Buffer
