@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -62,8 +63,9 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 		return nil, err
 	}
 	f := &qfile{text: splitText(b), ids: map[string]bool{}}
-	// mdstore shares the memory it parses; it gets a copy of its own.
-	q := mdstore.ParseQuestions(bytes.Clone(b))
+	// mdstore shares the memory it parses, and so do the fields read from
+	// it: b is not changed while the merge runs.
+	q := mdstore.ParseQuestions(b)
 	at := 0 // next line not yet in a chunk
 	texts := map[string]int{}
 	addText := func(to int) {
@@ -89,16 +91,14 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 			return nil, fmt.Errorf("%s: line %d: question block out of order", name, mb.Line())
 		}
 		addText(head)
-		blk := &qblock{qid: strings.Clone(mb.QID), lines: f.lines[head:end]}
-		seen := map[string]bool{}
+		blk := &qblock{qid: mb.QID, lines: f.lines[head:end], fields: make([]field, 0, len(mb.Fields()))}
 		for _, fd := range mb.Fields() {
 			n := mdstore.NormKey(fd.Key)
-			if seen[n] {
-				continue
+			if !slices.ContainsFunc(blk.fields, func(f field) bool { return f.norm == n }) { // the first of a key counts
+				blk.fields = append(blk.fields, field{key: fd.Key, norm: n, value: fd.Value})
 			}
-			seen[n] = true
-			blk.fields = append(blk.fields, field{key: strings.Clone(fd.Key), norm: n, value: strings.Clone(fd.Value)})
 		}
+		mb.Release()
 		blk.from = strings.TrimSpace(blk.value("renumberedfrom"))
 		raised, question, slice := blk.value("raisedat"), strings.Join(strings.Fields(blk.value("question")), " "), blk.value("slice")
 		if raised != "" || question != "" {

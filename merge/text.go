@@ -24,7 +24,7 @@ type text struct {
 
 func splitText(b []byte) text {
 	s := string(b)
-	t := text{nl: "\n"}
+	t := text{nl: "\n", lines: make([]string, 0, strings.Count(s, "\n")+1)}
 	if strings.HasPrefix(s, utf8BOM) {
 		t.bom, s = true, s[len(utf8BOM):]
 	}
@@ -134,6 +134,17 @@ func (p piece) conflicted() bool {
 // every conflict would give, for checking.
 func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
 	var m, o, t bytes.Buffer
+	size := func(side func(piece) []string) (n int) {
+		for _, p := range pieces {
+			for _, l := range side(p) {
+				n += len(l)
+			}
+		}
+		return n + len(utf8BOM)
+	}
+	o.Grow(size(func(p piece) []string { return p.ours }))
+	t.Grow(size(func(p piece) []string { return p.theirs }))
+	m.Grow(o.Cap()) // and the conflicts' markers and other side, if any
 	if bom {
 		m.WriteString(utf8BOM)
 		o.WriteString(utf8BOM)
