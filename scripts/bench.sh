@@ -24,6 +24,8 @@ set -eu
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT INT TERM
-go build -o "$bin/devrites-engine" ./cmd/devrites-engine
+# Built as the README installs it (the build tag leaves out urfave/cli's
+# man-page and markdown generators, which the engine does not use).
+go build -tags urfave_cli_no_docs -o "$bin/devrites-engine" ./cmd/devrites-engine
 go build -o "$bin/iofloor" ./scripts/iofloor
 go run ./scripts/bench -engine "$bin/devrites-engine" -floor "$bin/iofloor" "$@"

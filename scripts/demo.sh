@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "building ./bin/devrites-engine and ./bin/devrites-engine-serve (the first build fetches and compiles the dependencies: a minute or so)…"
-go build -buildvcs=auto -o bin/ ./cmd/devrites-engine ./cmd/devrites-engine-serve
+go build -buildvcs=auto -tags urfave_cli_no_docs -o bin/ ./cmd/devrites-engine ./cmd/devrites-engine-serve
 export PATH="$PWD/bin:$PATH"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
