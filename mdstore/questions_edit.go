@@ -195,7 +195,9 @@ func (q *Questions) appended(n int, id string) bool {
 }
 
 // AppendRecord appends a "## heading" block of fields to a markdown file, as
-// questions.md blocks are written, and returns the new content.
+// questions.md blocks are written, and returns the new content. Like the
+// built-in append, it may write the block into b's spare capacity: b keeps
+// its bytes, and only the result is used afterwards.
 //
 // A file without any fence marker cannot end inside fenced code, so only
 // its last line is split and looked at: appending to a long log costs the
@@ -222,6 +224,9 @@ func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
 		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl
 	}
 	tail.appendBlock("## "+heading, kvs, nil)
+	if t := tail.bytes(); bytes.HasPrefix(t, b[cut:]) {
+		return append(b, t[len(b)-cut:]...) // the common case: b, then the block
+	}
 	return append(b[:cut:cut], tail.bytes()...)
 }
 

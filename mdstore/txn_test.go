@@ -170,3 +170,22 @@ func TestDecisionHeadingsWithoutFences(t *testing.T) {
 		}
 	}
 }
+
+// AppendRecord gives the same bytes whether or not b has room after it, and
+// leaves b's own bytes as they were.
+func TestAppendRecordInPlace(t *testing.T) {
+	for _, in := range []string{
+		"# Decisions\n", "# Decisions\n\n## q-1 answered\nanswer: a\n", "# Decisions\r\n\r\n## x\r\nanswer: b", "# D\n\n",
+		"\ufeff# D\n", "# D\n```\nopen fence\n", "# D\nlast line without newline", "",
+	} {
+		want := string(AppendRecord([]byte(in), "q-2026-11-29-002 answered", KV{"answer", "yes"}))
+		b := append(make([]byte, 0, len(in)+4096), in...)
+		got := string(AppendRecord(b, "q-2026-11-29-002 answered", KV{"answer", "yes"}))
+		if got != want {
+			t.Errorf("%q: with room got %q, want %q", in, got, want)
+		}
+		if string(b) != in {
+			t.Errorf("%q: b became %q", in, b)
+		}
+	}
+}

@@ -216,7 +216,8 @@ func (ws *Workspace) readFile(name string) ([]byte, fileID, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fileID{}, notRegular(p)
 	}
-	b := make([]byte, fi.Size())
+	// Room for a record appended in place (AppendRecord) without a copy.
+	b := make([]byte, fi.Size(), fi.Size()+4096)
 	n, err := io.ReadFull(fh, b)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fileID{}, err

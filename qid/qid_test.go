@@ -181,3 +181,19 @@ func TestNamedLength(t *testing.T) {
 		t.Errorf("Named: a name of %d bytes is the longest", MaxName)
 	}
 }
+
+// validDate agrees with time.Parse on every day of four years (a leap year,
+// a century that is not one, and one that is) and on out-of-range parts.
+func TestValidDateAgreesWithTime(t *testing.T) {
+	for _, y := range []int{2024, 2026, 2100, 2000, 0} {
+		for m := 0; m <= 13; m++ {
+			for d := 0; d <= 32; d++ {
+				s := fmt.Sprintf("%04d-%02d-%02d", y, m, d)
+				_, err := time.Parse(time.DateOnly, s)
+				if got := validDate(s); got != (err == nil) {
+					t.Errorf("validDate(%s) = %v, time.Parse says %v", s, got, err)
+				}
+			}
+		}
+	}
+}
