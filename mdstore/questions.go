@@ -239,8 +239,12 @@ type walker struct {
 }
 
 func (q *Questions) walker(fenced []bool) *walker {
-	q.blocks = nil // a new slice: one a caller holds keeps its blocks
-	return &walker{q: q, fenced: fenced, reg: -1, seen: map[string]int{}}
+	// A new slice: one a caller holds keeps its blocks. The engine writes a
+	// block in about seventeen lines: room for as many blocks from the
+	// start saves growing the list and the map of ids.
+	est := len(q.d.lines) / 16
+	q.blocks = make([]*Block, 0, est)
+	return &walker{q: q, fenced: fenced, reg: -1, seen: make(map[string]int, est)}
 }
 
 // add appends a block, allocated in chunks rather than one at a time.

@@ -1,6 +1,9 @@
 package mdstore
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Reading a block's fields, when they are first asked for.
 
@@ -136,12 +139,18 @@ func (b *Block) Holds(key, value string) bool {
 		}
 		return false
 	}
+	lines := b.q.d.lines[b.head:b.end]
+	if !strings.ContainsAny(value, " \t\r\n") && !slices.ContainsFunc(lines, func(l line) bool { return strings.Contains(l.text, value) }) {
+		// A value without blanks is on one line of the block, as it is:
+		// values are joined from lines with a space or a newline.
+		return false
+	}
 	var fenced []bool
 	if b.q.fenced != nil {
 		fenced = b.q.fenced[b.head:b.end]
 	}
 	held := false
-	walkFields(b.q.d.lines[b.head:b.end], 1, fenced, func(f rawField) bool {
+	walkFields(lines, 1, fenced, func(f rawField) bool {
 		held = NormKey(f.key) == key && f.value() == value
 		return !held
 	})
