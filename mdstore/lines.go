@@ -128,6 +128,16 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 
 // equal reports whether bytes would return b.
 func (d *doc) equal(b []byte) bool {
+	n := 0
+	for _, l := range d.lines {
+		n += len(l.text) + len(l.eol.String())
+	}
+	if d.bom {
+		n += len(utf8BOM)
+	}
+	if n != len(b) {
+		return false // an edit that changes the size: no byte need be compared
+	}
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	if d.bom {
 		var ok bool

@@ -295,7 +295,6 @@ func cmdShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	limitMemory(eng.WS)
 	v, err := eng.Show()
 	if err != nil {
 		return err
@@ -511,7 +510,6 @@ func cmdList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	limitMemory(eng.WS)
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer out.Flush()
 	var item bytes.Buffer

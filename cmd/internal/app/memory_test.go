@@ -10,11 +10,14 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// The memory limit of a command that reads a whole workspace is 24 MiB, or
-// two and a half times its three files when that is more; a GOMEMLIMIT of
-// the caller's stands.
-func TestLimitMemory(t *testing.T) {
+// A command on a workspace collects only near a budget of 24 MiB, or two
+// and a half times its three files when that is more; a GOGC or GOMEMLIMIT
+// of the caller's stands.
+func TestBudgetMemory(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
 	dir := t.TempDir()
 	ws := &mdstore.Workspace{Dir: dir}
 	write := func(name string, size int) {
@@ -30,15 +33,22 @@ func TestLimitMemory(t *testing.T) {
 	}{{0, 24 << 20}, {6 << 20, 30 << 20}} {
 		write(mdstore.DecisionsFile, tc.decisions)
 		debug.SetMemoryLimit(math.MaxInt64)
-		limitMemory(ws)
+		debug.SetGCPercent(100)
+		budgetMemory(ws)
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("files of %d bytes: got limit %d, want %d", 6<<20+tc.decisions, got, tc.want)
 		}
+		if got := debug.SetGCPercent(100); got != -1 {
+			t.Errorf("files of %d bytes: got GOGC %d, want off (-1)", 6<<20+tc.decisions, got)
+		}
 	}
-	t.Setenv("GOMEMLIMIT", "1GiB")
-	debug.SetMemoryLimit(math.MaxInt64)
-	limitMemory(ws)
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("with GOMEMLIMIT: got limit %d, want it left alone", got)
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Setenv(env, "50")
+		debug.SetMemoryLimit(math.MaxInt64)
+		budgetMemory(ws)
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 || debug.SetGCPercent(100) != 100 {
+			t.Errorf("with %s: got limit %d, want the collector left alone", env, got)
+		}
+		t.Setenv(env, "")
 	}
 }
