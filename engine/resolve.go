@@ -335,7 +335,7 @@ func (e *Engine) appendDecisionOf(f *files, id, status string, get func(string) 
 // kept it out of decisions.md.
 func (e *Engine) completeDecision(f *files, id string) {
 	b := f.questions.Find(id)
-	if !slices.Contains(mdstore.DecisionHeadings(f.decisions), decisionHeading(id, b.Value("status"))) {
+	if !mdstore.HasDecision(f.decisions, decisionHeading(id, b.Value("status"))) {
 		e.appendDecision(f, b)
 	}
 }

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"iter"
 	"strings"
 	"unsafe"
 
@@ -12,24 +13,47 @@ import (
 // engine's records, whatever a person or another tool wrote for theirs
 // (an ADR log's "DEC-004 …" entries).
 func DecisionHeadings(b []byte) []string {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
 	var out []string
-	if !hasMarker(s) { // no fenced code: every level-2 heading counts, and the lines need not be kept
-		s = strings.TrimPrefix(s, utf8BOM)
-		for s != "" {
-			l, rest, _ := strings.Cut(s, "\n")
-			if headingLevel(l) == 2 {
-				out = append(out, strings.Clone(headingTitle(l)))
-			}
-			s = rest
-		}
-		return out
-	}
-	d := splitString(s)
-	for _, i := range d.level2() {
-		out = append(out, strings.Clone(headingTitle(d.lines[i].text)))
+	for t := range decisionTitles(b) {
+		out = append(out, strings.Clone(t))
 	}
 	return out
+}
+
+// HasDecision reports whether decisions.md has an entry with the title.
+func HasDecision(b []byte, title string) bool {
+	for t := range decisionTitles(b) {
+		if t == title {
+			return true
+		}
+	}
+	return false
+}
+
+// decisionTitles yields the titles DecisionHeadings returns, sharing b's
+// memory. A file without fenced code is read line by line, without
+// keeping its lines.
+func decisionTitles(b []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		s := unsafe.String(unsafe.SliceData(b), len(b))
+		if !hasMarker(s) {
+			s = strings.TrimPrefix(s, utf8BOM)
+			for s != "" {
+				l, rest, _ := strings.Cut(s, "\n")
+				if headingLevel(l) == 2 && !yield(headingTitle(l)) {
+					return
+				}
+				s = rest
+			}
+			return
+		}
+		d := splitString(s)
+		for _, i := range d.level2() {
+			if !yield(headingTitle(d.lines[i].text)) {
+				return
+			}
+		}
+	}
 }
 
 // DecisionHeadingLines returns the indexes (from 0, a BOM not counted) of
@@ -56,9 +80,9 @@ func (d *doc) level2() []int {
 // first word of each heading that is a qid.
 func DecisionQIDs(b []byte) []string {
 	var out []string
-	for _, h := range DecisionHeadings(b) {
-		if id, _, _ := strings.Cut(h, " "); qid.Shaped(id) {
-			out = append(out, id)
+	for t := range decisionTitles(b) {
+		if id, _, _ := strings.Cut(t, " "); qid.Shaped(id) {
+			out = append(out, strings.Clone(id))
 		}
 	}
 	return out

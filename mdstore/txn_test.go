@@ -189,3 +189,21 @@ func TestAppendRecordInPlace(t *testing.T) {
 		}
 	}
 }
+
+// HasDecision finds an entry by its title, outside fenced code only.
+func TestHasDecision(t *testing.T) {
+	for _, tc := range []struct {
+		in, title string
+		want      bool
+	}{
+		{"# Decisions\n\n## q-2026-11-29-001 answered\n", "q-2026-11-29-001 answered", true},
+		{"# Decisions\n\n## q-2026-11-29-001 answered\n", "q-2026-11-29-001 dropped", false},
+		{"# D\n```\n## q-2026-11-29-001 answered\n```\n", "q-2026-11-29-001 answered", false},
+		{"# D\n```\nx\n```\n\n## q-2026-11-29-001 answered\r\n", "q-2026-11-29-001 answered", true},
+		{"\ufeff## first", "first", true},
+	} {
+		if got := HasDecision([]byte(tc.in), tc.title); got != tc.want {
+			t.Errorf("HasDecision(%q, %q) = %v, want %v", tc.in, tc.title, got, tc.want)
+		}
+	}
+}

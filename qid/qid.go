@@ -3,6 +3,7 @@ package qid
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,16 +148,14 @@ func (id ID) String() string { return fmt.Sprintf("q-%s-%03d", id.Date, id.N) }
 // advanced past any id already used. It fails with ErrExhausted when that
 // would pass MaxN.
 func Next(existing []string, date string) (string, error) {
-	used := make(map[string]bool, len(existing))
 	high := 0
 	for _, s := range existing {
-		used[s] = true
 		if id, err := Parse(s); err == nil && id.Date == date && id.N > high {
 			high = id.N
 		}
 	}
 	id := ID{Date: date, N: high + 1}
-	for used[id.String()] {
+	for slices.Contains(existing, id.String()) { // a scan, not a map: it is almost never there
 		id.N++
 	}
 	if id.N > MaxN {
