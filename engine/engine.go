@@ -113,24 +113,31 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	if !ok {
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: missing", e.WS.Path(mdstore.StateFile)).Fix(mdstore.RunDoctor, "")
 	}
-	w := &wsFiles{files: files{state: mdstore.ParseState(sb)}, hasState: true, origState: sb}
+	// Each file is parsed while the next is read: the parsers are
+	// functions of their bytes, and a machine has a second core.
+	parsedState := make(chan *mdstore.State, 1)
+	go func() { parsedState <- mdstore.ParseState(sb) }()
+	origQ, hasQ, qerr := read(mdstore.QuestionsFile)
+	w := &wsFiles{files: files{state: <-parsedState}, hasState: true, origState: sb}
 	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
 		return nil, err
 	}
-	if w.origQ, w.hasQ, err = read(mdstore.QuestionsFile); err != nil {
-		return nil, err
+	if qerr != nil {
+		return nil, qerr
 	}
-	if !w.hasQ {
+	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
 		w.origQ = []byte("# Questions\n")
 	}
-	w.questions = mdstore.ParseQuestions(w.origQ)
-	if !decisions {
-		return w, nil
+	parsedQ := make(chan *mdstore.Questions, 1)
+	go func() { parsedQ <- mdstore.ParseQuestions(w.origQ) }()
+	if decisions {
+		w.decisions, w.hasDec, err = read(mdstore.DecisionsFile)
 	}
-	if w.decisions, w.hasDec, err = read(mdstore.DecisionsFile); err != nil {
+	w.questions = <-parsedQ
+	if err != nil {
 		return nil, err
 	}
-	if !w.hasDec {
+	if decisions && !w.hasDec {
 		w.decisions = []byte("# Decisions\n")
 	}
 	return w, nil
