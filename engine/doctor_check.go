@@ -3,9 +3,11 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -142,7 +144,14 @@ func qHeadingLike(b []byte) int {
 func (d *doctor) checkIDs(w *wsFiles) {
 	const file = mdstore.QuestionsFile
 	first := map[string]*mdstore.Block{}
-	for _, b := range w.questions.Blocks() {
+	var clean []bool
+	if d.errorsOnly {
+		clean = cleanBlocks(w.questions.Blocks())
+	}
+	for i, b := range w.questions.Blocks() {
+		if clean != nil && clean[i] {
+			continue
+		}
 		if err := qid.Check(b.QID); err != nil {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
 				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
@@ -274,19 +283,45 @@ func decisionHeadings(b []byte) map[string]bool {
 // read with one pass over the block's fields, so that checking a file of
 // thousands of questions costs little more than parsing it.
 func (d *doctor) blockErrors(b *mdstore.Block) {
+	if !blockReads(b) {
+		d.errorsOnly = false // the whole check words the error
+		d.checkBlock(b)
+		d.errorsOnly = true
+	}
+}
+
+// blockReads reports whether a block has a status, and a gate and an SLA
+// that read, as a write needs: what blockErrors checks, without a word.
+func blockReads(b *mdstore.Block) bool {
 	v, ok := b.Peek("status", "gate", "sla")
 	status, gate, sla := v[0], v[1], v[2]
 	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
 		gate, ok[1] = headingGate(b), true // as checkBlock reads it
 	}
-	switch {
-	case !ok[0], !slices.Contains(questionStatuses, status),
-		ok[1] && !(b.Row() && gate == "") && !validGate(gate),
-		ok[2] && slaError(sla) != nil:
-		d.errorsOnly = false // the whole check words the error
-		d.checkBlock(b)
-		d.errorsOnly = true
+	return ok[0] && slices.Contains(questionStatuses, status) &&
+		(!ok[1] || b.Row() && gate == "" || validGate(gate)) &&
+		(!ok[2] || slaError(sla) == nil)
+}
+
+// cleanBlocks reports, for each block of a file just read, whether its id
+// and the fields a write needs read cleanly (qid.Check, blockReads): the
+// check a write makes of every block, shared among the machine's cores.
+// Each block is looked at by one goroutine, and a block of a file just
+// read keeps what it reads to itself, so they share nothing.
+func cleanBlocks(blocks []*mdstore.Block) []bool {
+	clean := make([]bool, len(blocks))
+	check := func(from, to int) {
+		for i := from; i < to; i++ {
+			clean[i] = qid.Check(blocks[i].QID) == nil && blockReads(blocks[i])
+		}
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(blocks)/512+1)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Go(func() { check(k*len(blocks)/workers, (k+1)*len(blocks)/workers) })
+	}
+	wg.Wait()
+	return clean
 }
 
 // checkText reports a file that is not text: invalid UTF-8, or binary
