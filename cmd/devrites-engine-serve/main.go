@@ -27,7 +27,7 @@ func main() {
 
 // serveRequest serves until SIGINT or SIGTERM: requests in flight finish,
 // live-update streams end, and the command exits 0.
-func serveRequest(r *app.ServeRequest) error {
+func serveRequest(ctx context.Context, r *app.ServeRequest) error {
 	l := serve.Listen{Addr: r.Listen, AllowRemote: r.AllowRemote, TLSCert: r.TLSCert, TLSKey: r.TLSKey}
 	warnings, err := l.Check()
 	if err != nil {
@@ -44,7 +44,7 @@ func serveRequest(r *app.ServeRequest) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(r.Ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serve.ListenAndServe(ctx, s, l, func(base string) {
 		app.PrintWarnings(r.Stderr, warnings)

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/devrites/devrites-engine/serve"
 )
 
 // serve runs until SIGINT or SIGTERM, then shuts down and exits 0; it
@@ -67,5 +69,14 @@ func TestServeStopsOnSignal(t *testing.T) {
 				t.Errorf("got stderr %q, want nothing", stderr.String())
 			}
 		})
+	}
+}
+
+// devrites-engine's serve --help shows the address the server listens on
+// by default.
+func TestServeHelpListen(t *testing.T) {
+	out, err := serveCmd(t.TempDir(), "serve", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `(default: "`+serve.DefaultListen+`")`) {
+		t.Errorf("got %v:\n%s\nwant the default --listen %s", err, out, serve.DefaultListen)
 	}
 }

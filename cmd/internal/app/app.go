@@ -26,7 +26,7 @@ type Options struct {
 	// program). Without it, `serve` hands the whole command line over to
 	// that program: net/http, TLS and the page templates stay out of the
 	// binary that every other command starts.
-	Serve func(*ServeRequest) error
+	Serve func(context.Context, *ServeRequest) error
 }
 
 // Run is the whole program; main only exits with what it returns.

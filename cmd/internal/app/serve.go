@@ -22,7 +22,6 @@ const ServeProgram = "devrites-engine-serve"
 
 // ServeRequest is `serve` with its options read and its projects found.
 type ServeRequest struct {
-	Ctx             context.Context
 	Roots           []string // project directories
 	Listen          string   // host:port
 	AllowRemote     bool
@@ -36,7 +35,7 @@ type ServeRequest struct {
 // serving is what Run was given for `serve`: the function that serves, or
 // nil, and the command line to hand over when it is nil.
 type serving struct {
-	serve func(*ServeRequest) error
+	serve func(context.Context, *ServeRequest) error
 	args  []string
 }
 
@@ -73,7 +72,7 @@ func cmdServe(c *cli.Context) error {
 	if s.serve == nil {
 		return handOver(s.args)
 	}
-	return s.serve(&ServeRequest{Ctx: e.ctx, Roots: roots, Listen: c.String("listen"), AllowRemote: c.Bool("allow-remote"),
+	return s.serve(e.ctx, &ServeRequest{Roots: roots, Listen: c.String("listen"), AllowRemote: c.Bool("allow-remote"),
 		TLSCert: c.String("tls-cert"), TLSKey: c.String("tls-key"), LockTimeout: c.Duration("lock-timeout"),
 		Now: e.now, JSON: e.json, Quiet: e.quiet, Stdout: e.stdout, Stderr: e.stderr})
 }
