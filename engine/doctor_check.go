@@ -234,6 +234,10 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 // checkDecisions reports final questions the engine resolved whose decision
 // a crash kept out of decisions.md.
 func (d *doctor) checkDecisions(w *wsFiles) {
+	if w.hasDec {
+		// Zeros where an append was going when the power went, say.
+		d.checkText(mdstore.DecisionsFile, w.decisions)
+	}
 	for _, b := range missingDecisions(w) {
 		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Problem: fmt.Sprintf("the decision of %s (%s, questions.md:%d) is not logged (a resolution interrupted before decisions.md was written?)", b.QID, b.Value("status"), b.Line()),

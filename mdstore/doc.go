@@ -41,19 +41,20 @@
 // changed it, then writes questions.md, state.md and decisions.md in that
 // order, each atomically: by rename, or, for a decisions.md entry that fits
 // in the page where the file ends, by one appending write(2) and fsync,
-// which no kill can tear. The check is one lstat: a file whose device,
-// inode, size, modification and change times are those of the read is
-// taken as unchanged; any other is read again and compared byte for byte.
+// which no kill can tear. Where the file system gives every write after a
+// stat a change time of its own (Linux 6.13 and later on ext4, xfs, btrfs
+// and tmpfs), the check is one lstat: a file whose device, inode, size,
+// modification and change times are those of the read is taken as
+// unchanged. Elsewhere, and whenever those differ, the file is read again
+// and compared byte for byte.
 //
 // Limits. Atomic replacement relies on rename(2) being atomic, which holds on
 // local file systems but not on NFS with several clients. Between the re-read
 // and the rename there is still a window of microseconds in which an editor
-// that ignores the lock can lose its change. The check before writing relies
-// on the kernel giving a write after the read's fstat a new change time:
-// Linux does (its fine-grained timestamps, since 6.13, on ext4, xfs, btrfs
-// and tmpfs); on older kernels a write in the same clock tick as the
-// previous one that keeps the size is not seen. A new question block always
-// changes the size, so no duplicate id can come of it. A crash between two files of a
-// transaction leaves the later ones as they were; re-running the command or
-// `doctor --fix` completes it.
+// that ignores the lock can lose its change. An append to decisions.md is
+// as durable as its fsync: a power cut before the fsync ends, on a file
+// system that writes data after metadata (ext4 with data=writeback), can
+// leave zeros where the entry was going, which doctor reports as binary
+// content. A crash between two files of a transaction leaves the later ones
+// as they were; re-running the command or `doctor --fix` completes it.
 package mdstore

@@ -123,8 +123,9 @@ const maxAttempts = 20
 // what fn returned.
 //
 // fn must be a function of what it reads through tx alone: just before
-// writing, every file to be written is read again, and if a writer that
-// does not take the lock (a person in an editor) changed it, fn runs again
+// writing, every file to be written is checked again (unchangedOnDisk), and
+// if a writer that does not take the lock (a person in an editor) changed
+// it, fn runs again
 // from the start on the new content. So fn keeps nothing from one run to
 // the next, and its result reaches the caller only from the run whose
 // writes were committed.
@@ -135,13 +136,14 @@ func Transact[T any](ctx context.Context, ws *Workspace, timeout time.Duration, 
 		return zero, err
 	}
 	defer unlock()
+	fine := fineTimes(ws.Dir)
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		tx := &Tx{ws: ws, files: map[string]*txFile{}}
 		v, err := fn(tx)
 		if err != nil {
 			return zero, err
 		}
-		if !tx.unchangedOnDisk() {
+		if !tx.unchangedOnDisk(fine) {
 			continue
 		}
 		if err := tx.commit(); err != nil {
@@ -153,19 +155,19 @@ func Transact[T any](ctx context.Context, ws *Workspace, timeout time.Duration, 
 }
 
 // unchangedOnDisk reports whether every file to be written is still as it
-// was read. A file whose identity (device, inode, size, modification and
-// change times) is the same was not written since: the kernel sets those
-// times on every write, at a finer grain once they have been read, as the
-// read's fstat did. Only when the identity differs is the file read again
-// and compared, so that a touch or a rewrite with the same bytes is not
-// taken for a change.
-func (tx *Tx) unchangedOnDisk() bool {
+// was read. Where the file system gives every write after a stat a new
+// change time (fine, see fineTimes), a file whose identity (device, inode,
+// size, modification and change times) is the one read was not written
+// since: the read's fstat was such a stat. Elsewhere, and whenever the
+// identity differs, the file is read again and compared, so that a touch or
+// a rewrite with the same bytes is not taken for a change.
+func (tx *Tx) unchangedOnDisk(fine bool) bool {
 	for name, f := range tx.files {
 		if !f.dirty {
 			continue
 		}
 		path := tx.ws.Path(name)
-		if fi, err := os.Lstat(path); err == nil && f.exists && fi.Mode().IsRegular() && idOf(fi) == f.id {
+		if fi, err := os.Lstat(path); fine && err == nil && f.exists && fi.Mode().IsRegular() && idOf(fi) == f.id {
 			continue
 		}
 		if !sameOnDisk(path, f.exists, f.orig) {
@@ -175,19 +177,11 @@ func (tx *Tx) unchangedOnDisk() bool {
 	return true
 }
 
-// fileID is what a write or a replacement of a file changes.
+// fileID is what a write or a replacement of a file changes (idOf).
 type fileID struct {
 	dev, ino     uint64
 	size         int64
 	mtime, ctime syscall.Timespec
-}
-
-func idOf(fi fs.FileInfo) fileID {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{size: -1} // never equal to a file's: the bytes are compared
-	}
-	return fileID{dev: uint64(st.Dev), ino: st.Ino, size: fi.Size(), mtime: st.Mtim, ctime: st.Ctim}
 }
 
 // sameOnDisk reports whether the file at path still exists as it did and
@@ -270,14 +264,17 @@ func appendInPage(path string, orig, data []byte) (bool, error) {
 	}
 	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return false, err
+		return false, nil // read-only, say: a rename needs only the directory
 	}
 	defer fh.Close()
 	if fi, err := fh.Stat(); err != nil || fi.Size() != int64(len(orig)) || !fi.Mode().IsRegular() {
-		return false, err // not the file that was read: replaced whole instead
+		return false, nil // not the file that was read: replaced whole instead
 	}
 	if _, err := fh.Write(data[len(orig):]); err != nil {
-		return true, err
+		// A full disk, say: what may have gone in is taken out again, and
+		// the rename tries (and says why it cannot either).
+		_ = fh.Truncate(int64(len(orig)))
+		return false, nil
 	}
 	return true, fh.Sync()
 }

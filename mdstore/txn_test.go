@@ -207,3 +207,24 @@ func TestHasDecision(t *testing.T) {
 		}
 	}
 }
+
+// A decision that cannot be appended in place (the file cannot be opened
+// for writing, or is not the one read) is left to the rename, which needs
+// only the directory: appendInPage says it did nothing, without an error.
+func TestAppendInPageLeavesItToTheRename(t *testing.T) {
+	dir := t.TempDir()
+	orig, data := []byte("# Decisions\n"), []byte("# Decisions\n\n## q-1 answered\n")
+	if done, err := appendInPage(filepath.Join(dir, "missing.md"), orig, data); done || err != nil {
+		t.Errorf("missing file: got %v, %v; want false, nil", done, err)
+	}
+	other := filepath.Join(dir, "other.md")
+	if err := os.WriteFile(other, []byte("# Decisions, edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := appendInPage(other, orig, data); done || err != nil {
+		t.Errorf("another size: got %v, %v; want false, nil", done, err)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "# Decisions, edited\n" {
+		t.Errorf("another size: the file became %q", b)
+	}
+}

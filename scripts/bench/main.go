@@ -301,7 +301,7 @@ func timed(args, env []string, out *os.File, exit int) (time.Duration, int64, er
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	var rss int64
 	if ru != nil {
-		rss = ru.Maxrss // KiB on Linux
+		rss = int64(ru.Maxrss) // KiB on Linux (int32 on 32-bit systems)
 	}
 	return d, rss, nil
 }

@@ -305,9 +305,13 @@ func (e *env) open() (*engine.Engine, error) {
 // time. A command that reads every question (doctor) allocates more, and
 // is collected as it nears the budget, where the default would have let
 // the heap grow to twice what it holds, past the 32 MB SPEC §12 allows.
-// The budget stays well above what a command holds, so a larger workspace
-// costs more memory, not disproportionately more time. GOGC or GOMEMLIMIT
-// set by the caller are left as they are.
+// The budget stays above what a command holds on files written as the
+// engine writes them, so a larger workspace costs more memory, not
+// disproportionately more time. A file of very short lines (a dozen bytes
+// on average) holds more than the budget in its lines; the collector then
+// runs often, and the runtime caps it at half the processor: such a command
+// takes up to twice as long. GOGC or GOMEMLIMIT set by the caller are left
+// as they are.
 func budgetMemory(ws *mdstore.Workspace) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
