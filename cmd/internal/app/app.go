@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -305,16 +308,14 @@ func (e *env) open() (*engine.Engine, error) {
 // time. A command that reads every question (doctor) allocates more, and
 // is collected as it nears the budget, where the default would have let
 // the heap grow to twice what it holds, past the 32 MB SPEC §12 allows.
-// The budget stays above what a command holds on files written as the
-// engine writes them, so a larger workspace costs more memory, not
-// disproportionately more time. A file of very short lines (a dozen bytes
-// on average) holds more than the budget in its lines; the collector then
-// runs often, and the runtime caps it at half the processor: such a command
-// takes up to twice as long. GOGC or GOMEMLIMIT set by the caller are left
-// as they are.
-func budgetMemory(ws *mdstore.Workspace) {
+// A file of very short lines can hold more than the budget in its lines:
+// after a collection that finds the heap still near the budget, the budget
+// grows (nextBudget), so the collector does not run again and again. GOGC
+// or GOMEMLIMIT set by the caller are left as they are. It returns what
+// stops the watch, for tests.
+func budgetMemory(ws *mdstore.Workspace) (stop func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return func() {}
 	}
 	var size int64
 	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
@@ -322,8 +323,46 @@ func budgetMemory(ws *mdstore.Workspace) {
 			size += fi.Size()
 		}
 	}
-	debug.SetMemoryLimit(max(24<<20, size*5/2))
+	budget := max(24<<20, size*5/2)
+	debug.SetMemoryLimit(budget)
 	debug.SetGCPercent(-1)
+	return watchBudget(budget)
+}
+
+// watchBudget looks at the live heap after each collection (a finalizer
+// runs once a collection has found its object unreachable) and moves the
+// budget as nextBudget says, until stop is called.
+func watchBudget(budget int64) (stop func()) {
+	var stopped atomic.Bool
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	type sentinel struct{ _ *int } // not a tiny allocation, whose finalizer may never run
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+			if stopped.Load() {
+				return
+			}
+			metrics.Read(live)
+			if b := nextBudget(budget, int64(live[0].Value.Uint64())); b != budget {
+				budget = b
+				debug.SetMemoryLimit(b)
+			}
+			arm()
+		})
+	}
+	arm()
+	return func() { stopped.Store(true) }
+}
+
+// nextBudget is the budget after a collection that found live bytes in
+// use: the same while they are under four fifths of it, else half as much
+// again as them, so that the next collection is as far off as the live
+// heap is large.
+func nextBudget(budget, live int64) int64 {
+	if live*5 <= budget*4 {
+		return budget
+	}
+	return live * 3 / 2
 }
 
 // print writes v as JSON, or text for people (unless --quiet).

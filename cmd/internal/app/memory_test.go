@@ -4,8 +4,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -34,7 +36,7 @@ func TestBudgetMemory(t *testing.T) {
 		write(mdstore.DecisionsFile, tc.decisions)
 		debug.SetMemoryLimit(math.MaxInt64)
 		debug.SetGCPercent(100)
-		budgetMemory(ws)
+		budgetMemory(ws)()
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("files of %d bytes: got limit %d, want %d", 6<<20+tc.decisions, got, tc.want)
 		}
@@ -45,10 +47,43 @@ func TestBudgetMemory(t *testing.T) {
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Setenv(env, "50")
 		debug.SetMemoryLimit(math.MaxInt64)
-		budgetMemory(ws)
+		budgetMemory(ws)()
 		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 || debug.SetGCPercent(100) != 100 {
 			t.Errorf("with %s: got limit %d, want the collector left alone", env, got)
 		}
 		t.Setenv(env, "")
 	}
+}
+
+func TestNextBudget(t *testing.T) {
+	for _, tc := range []struct{ budget, live, want int64 }{
+		{100, 10, 100}, {100, 80, 100}, {100, 81, 121}, {100, 200, 300},
+	} {
+		if got := nextBudget(tc.budget, tc.live); got != tc.want {
+			t.Errorf("nextBudget(%d, %d) = %d, want %d", tc.budget, tc.live, got, tc.want)
+		}
+	}
+}
+
+// A collection that finds more live than four fifths of the budget moves
+// the budget past it: the collector is not left running again and again.
+func TestWatchBudgetGrows(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	const budget = 8 << 20
+	debug.SetMemoryLimit(budget)
+	stop := watchBudget(budget)
+	defer stop()
+	held := make([]byte, 16<<20) // live, and more than the budget
+	for i := range held {
+		held[i] = byte(i)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) == budget && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got <= 16<<20 {
+		t.Errorf("got a budget of %d with %d bytes held, want more than them", got, len(held))
+	}
+	runtime.KeepAlive(held)
 }
