@@ -45,6 +45,8 @@ func serveCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:  "serve",
 		Usage: "serve the open questions of the project's workspaces to a browser, to be answered from anywhere",
+		Description: "The server is the program " + ServeProgram + ", found beside devrites-engine (symbolic links\n" +
+			"followed), else on PATH: go install ./cmd/devrites-engine-serve installs it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7878", Usage: "host:port to listen on (loopback unless --allow-remote)"},
 			&cli.StringSliceFlag{Name: "root", Usage: "a project to serve (repeatable; default: the project found as other commands find it)"},
