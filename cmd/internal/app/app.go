@@ -356,8 +356,8 @@ func watchBudget(budget int64) (stop func()) {
 
 // nextBudget is the budget after a collection that found live bytes in
 // use: the same while they are under four fifths of it, else half as much
-// again as them, so that the next collection is as far off as the live
-// heap is large.
+// again as them, so that the next collection waits until half as much
+// again has been allocated, as with GOGC=50.
 func nextBudget(budget, live int64) int64 {
 	if live*5 <= budget*4 {
 		return budget
