@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,5 +227,42 @@ func TestAppendInPageLeavesItToTheRename(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(other); string(b) != "# Decisions, edited\n" {
 		t.Errorf("another size: the file became %q", b)
+	}
+}
+
+// splitLines cuts a large text in two halves on two goroutines and gives
+// the lines one pass gives, whatever the endings and wherever the middle
+// falls.
+func TestSplitLinesInHalves(t *testing.T) {
+	for _, tail := range []string{"", "last", "last\r", "\r\n", "\n\n"} {
+		for _, nl := range []string{"\n", "\r\n"} {
+			var b strings.Builder
+			for i := 0; b.Len() < parallelSplit+1000; i++ {
+				fmt.Fprintf(&b, "line %d%s", i, nl)
+				if i%7 == 0 {
+					b.WriteString(nl) // a blank line
+				}
+			}
+			b.WriteString(tail)
+			s := b.String()
+			var want []line
+			for rest := s; rest != ""; {
+				l, r, found := strings.Cut(rest, "\n")
+				switch {
+				case found && strings.HasSuffix(l, "\r"):
+					want = append(want, line{text: l[:len(l)-1], eol: crlf})
+				case found:
+					want = append(want, line{text: l, eol: lf})
+				case strings.HasSuffix(l, "\r"):
+					want = append(want, line{text: l[:len(l)-1], eol: cr})
+				default:
+					want = append(want, line{text: l})
+				}
+				rest = r
+			}
+			if got := splitLines(s); !slices.Equal(got, want) {
+				t.Errorf("tail %q, endings %q: got %d lines, want %d (or different ones)", tail, nl, len(got), len(want))
+			}
+		}
 	}
 }
