@@ -83,10 +83,8 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	}
 	const file = mdstore.QuestionsFile
 	d.checkText(file, w.origQ)
-	heads := map[int]bool{}
 	qHeads := 0
 	for _, b := range w.questions.Blocks() {
-		heads[b.Line()] = true
 		if id := b.QID; !b.Row() && len(id) > 1 && (id[0] == 'q' || id[0] == 'Q') && id[1] == '-' {
 			qHeads++
 		}
@@ -97,6 +95,10 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 	if d.errorsOnly && !w.questions.HasFenceMarker() && qHeadingLike(w.origQ) <= qHeads {
 		d.checkIDs(w)
 		return
+	}
+	heads := make(map[int]bool, len(w.questions.Blocks()))
+	for _, b := range w.questions.Blocks() {
+		heads[b.Line()] = true
 	}
 	for _, h := range w.questions.Headings() {
 		title := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h.Text), "#"))
