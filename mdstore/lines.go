@@ -128,13 +128,21 @@ func fillLines(dst []line, s string) {
 	}
 }
 
-func (d *doc) bytes() []byte {
+// byteLen is the length of what bytes returns.
+func (d *doc) byteLen() int {
 	n := 0
+	if d.bom {
+		n = len(utf8BOM)
+	}
 	for _, l := range d.lines {
 		n += len(l.text) + len(l.eol.String())
 	}
+	return n
+}
+
+func (d *doc) bytes() []byte {
 	var b bytes.Buffer
-	b.Grow(n + len(utf8BOM))
+	b.Grow(d.byteLen())
 	if d.bom {
 		b.WriteString(utf8BOM)
 	}
@@ -173,14 +181,7 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 
 // equal reports whether bytes would return b.
 func (d *doc) equal(b []byte) bool {
-	n := 0
-	for _, l := range d.lines {
-		n += len(l.text) + len(l.eol.String())
-	}
-	if d.bom {
-		n += len(utf8BOM)
-	}
-	if n != len(b) {
+	if d.byteLen() != len(b) {
 		return false // an edit that changes the size: no byte need be compared
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b))

@@ -224,10 +224,11 @@ func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
 		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl
 	}
 	tail.appendBlock("## "+heading, kvs, nil)
-	if t := tail.bytes(); bytes.HasPrefix(t, b[cut:]) {
+	t := tail.bytes()
+	if bytes.HasPrefix(t, b[cut:]) {
 		return append(b, t[len(b)-cut:]...) // the common case: b, then the block
 	}
-	return append(b[:cut:cut], tail.bytes()...)
+	return append(b[:cut:cut], t...)
 }
 
 // appendBlock adds a block at the end of the file. A fenced code block left

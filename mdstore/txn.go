@@ -94,11 +94,7 @@ func (tx *Tx) file(name string) (*txFile, error) {
 // Write stages new content for a file; it is written when the transaction
 // function returns without error. Writing unchanged bytes writes nothing.
 func (tx *Tx) Write(name string, data []byte) {
-	f, _ := tx.file(name)
-	if f == nil {
-		f = &txFile{}
-		tx.files[name] = f
-	}
+	f := tx.staged(name)
 	f.data, f.content = data, nil
 	f.dirty = !f.exists || !bytes.Equal(data, f.orig)
 }
@@ -106,13 +102,20 @@ func (tx *Tx) Write(name string, data []byte) {
 // WriteContent is Write for content kept as lines: it is written out at
 // commit, and not copied whole before.
 func (tx *Tx) WriteContent(name string, c Content) {
+	f := tx.staged(name)
+	f.data, f.content = nil, c
+	f.dirty = !f.exists || !c.Equal(f.orig)
+}
+
+// staged is the file to stage new content for: as read, or new when it
+// could not be read.
+func (tx *Tx) staged(name string) *txFile {
 	f, _ := tx.file(name)
 	if f == nil {
 		f = &txFile{}
 		tx.files[name] = f
 	}
-	f.data, f.content = nil, c
-	f.dirty = !f.exists || !c.Equal(f.orig)
+	return f
 }
 
 // maxAttempts bounds the retries when files change under the lock.
