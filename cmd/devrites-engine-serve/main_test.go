@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -31,23 +30,9 @@ func TestScripts(t *testing.T) {
 }
 
 // serveCmd is this test binary started as devrites-engine-serve (see
-// TestMain) in dir, with a clean environment: no DEVRITES_* variable of
-// the caller's, a fixed clock, NO_COLOR.
+// TestMain) in dir, with a clean environment.
 func serveCmd(dir string, args ...string) *exec.Cmd {
-	self, err := os.Executable()
-	if err != nil {
-		panic(err) // Linux answers from /proc/self/exe
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Args[0] = app.ServeProgram
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DEVRITES_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "DEVRITES_NOW="+scripttest.Now, "NO_COLOR=1")
-	return cmd
+	return scripttest.Program(app.ServeProgram, dir, args...)
 }
 
 // newProject is a project with one feature, made by `init pay`.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -24,7 +25,7 @@ import (
 // SIGKILL) does not depend on fsync reaching a disk, and a slow disk would
 // only make them wait.
 
-const testNow = "2026-11-29T14:02:11Z"
+const testNow = scripttest.Now
 
 // scratchDir is a fresh directory on tmpfs when there is one.
 func scratchDir(t *testing.T) string {

@@ -7,40 +7,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
 )
 
 // engineName is the name under which TestMain registers the binary.
 const engineName = "devrites-engine"
 
-// engineCmd is the binary run as its own process in project dir, with a
-// clean environment (childEnv). The process is this test binary started as
-// devrites-engine: testscript.Main, in TestMain, runs the command instead of
-// the tests when os.Args[0] names it. So nothing is built, and under -race
-// the processes carry the race detector too.
+// engineCmd is the binary run as its own process in project dir
+// (scripttest.Program), with a clean environment (childEnv).
 func engineCmd(dir string, args ...string) *exec.Cmd {
-	self, err := os.Executable()
-	if err != nil {
-		panic(err) // Linux answers from /proc/self/exe
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Args[0] = engineName
-	cmd.Dir = dir
-	cmd.Env = childEnv()
-	return cmd
+	return scripttest.Program(engineName, dir, args...)
 }
 
-// childEnv is the caller's environment without any DEVRITES_* variable (a
-// workspace, root, actor or clock of the person running the tests would
-// otherwise steer the processes), plus the fixed clock and NO_COLOR.
-func childEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DEVRITES_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "DEVRITES_NOW="+testNow, "NO_COLOR=1")
-}
+// childEnv is the environment of the processes the tests start
+// (scripttest.Env).
+func childEnv() []string { return scripttest.Env() }
 
 // TestChildEnvironment: with DEVRITES_ROOT and DEVRITES_WORKSPACE naming a
 // decoy workspace in the caller's environment, the processes the tests start

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,6 +21,36 @@ import (
 
 // Now is the clock of every script (DEVRITES_NOW).
 const Now = "2026-11-29T14:02:11Z"
+
+// Program is this test binary run as its own process under name, in dir,
+// with Env: testscript.Main, in the test's TestMain, runs the program
+// registered under that name instead of the tests when os.Args[0] names it.
+// So nothing is built, and under -race the processes carry the race
+// detector too.
+func Program(name, dir string, args ...string) *exec.Cmd {
+	self, err := os.Executable()
+	if err != nil {
+		panic(err) // Linux answers from /proc/self/exe
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = name
+	cmd.Dir = dir
+	cmd.Env = Env()
+	return cmd
+}
+
+// Env is the caller's environment without any DEVRITES_* variable (a
+// workspace, root, actor or clock of the person running the tests would
+// otherwise steer the processes), plus the fixed clock and NO_COLOR.
+func Env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DEVRITES_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "DEVRITES_NOW="+Now, "NO_COLOR=1")
+}
 
 // Params runs the scripts in dir with a fixed clock, NO_COLOR, and the
 // extra script commands:
