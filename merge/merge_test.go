@@ -149,15 +149,7 @@ func TestQuestions(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got.Data) != c.want {
-				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
-			}
-			if !slices.Equal(got.Conflicts, c.conflicts) {
-				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
-			}
+			checkResult(t, got, err, c.want, c.conflicts)
 			if !slices.Equal(got.Renamed, c.renamed) {
 				t.Errorf("renamed %v, want %v", got.Renamed, c.renamed)
 			}
@@ -331,15 +323,7 @@ func TestState(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := State([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got.Data) != c.want {
-				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
-			}
-			if !slices.Equal(got.Conflicts, c.conflicts) {
-				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
-			}
+			checkResult(t, got, err, c.want, c.conflicts)
 		})
 	}
 }
@@ -385,15 +369,7 @@ func TestDecisions(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got.Data) != c.want {
-				t.Errorf("got\n%s\nwant\n%s", got.Data, c.want)
-			}
-			if !slices.Equal(got.Conflicts, c.conflicts) {
-				t.Errorf("conflicts %q, want %q", got.Conflicts, c.conflicts)
-			}
+			checkResult(t, got, err, c.want, c.conflicts)
 		})
 	}
 }
@@ -411,5 +387,19 @@ func TestMapIDs(t *testing.T) {
 		if got := mapIDs(in, m); got != want {
 			t.Errorf("mapIDs(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// checkResult checks a merge's bytes and conflicts.
+func checkResult(t *testing.T, got Result, err error, want string, conflicts []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Data) != want {
+		t.Errorf("got\n%s\nwant\n%s", got.Data, want)
+	}
+	if !slices.Equal(got.Conflicts, conflicts) {
+		t.Errorf("conflicts %q, want %q", got.Conflicts, conflicts)
 	}
 }
