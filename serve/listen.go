@@ -25,70 +25,61 @@ type Listen struct {
 	TLSCert, TLSKey string // PEM files; both or neither
 }
 
+// Checked is a Listen that Check accepted: the address, the TLS
+// configuration (nil without a certificate), and the warnings a person
+// must read.
+type Checked struct {
+	addr     string
+	tls      *tls.Config
+	Warnings []string
+}
+
 // Check refuses an address beyond this machine unless AllowRemote, and a
-// certificate without its key or that does not load. For an address it allows beyond this
-// machine it returns the warnings a person must read.
-func (l Listen) Check() (warnings []string, err error) {
+// certificate without its key or that does not load. For an address it
+// allows beyond this machine it gives the warnings a person must read.
+func (l Listen) Check() (*Checked, error) {
 	if (l.TLSCert == "") != (l.TLSKey == "") {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "--tls-cert and --tls-key go together")
 	}
-	if _, err := l.tls(); err != nil {
-		return nil, err
+	c := &Checked{addr: l.Addr}
+	if c.addr == "" {
+		c.addr = DefaultListen
 	}
-	addr := l.Addr
-	if addr == "" {
-		addr = DefaultListen
+	if l.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(l.TLSCert, l.TLSKey)
+		if err != nil {
+			return nil, mdstore.Errorf(engine.ErrBadArgs, "--tls-cert %s, --tls-key %s: %v", l.TLSCert, l.TLSKey, err)
+		}
+		c.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	host, port, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(c.addr)
 	if err != nil || port == "" {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "--listen %q: want host:port, such as %s", l.Addr, DefaultListen)
 	}
 	if loopback(host) {
-		return nil, nil
+		return c, nil
 	}
-	where := addr
+	where := c.addr
 	if host == "" || net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified() {
-		where = addr + " (every interface of this machine)"
+		where = c.addr + " (every interface of this machine)"
 	}
 	if !l.AllowRemote {
 		return nil, mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "--listen %s is not a loopback address", where),
 			"only 127.0.0.1, ::1 and localhost are served unless --allow-remote is given")
 	}
-	warnings = append(warnings, "serving "+where+" beyond this machine: whoever reaches it with a question's link can answer that question")
-	if l.TLSCert == "" {
-		warnings = append(warnings, "without --tls-cert and --tls-key the links and answers cross the network unencrypted")
+	c.Warnings = append(c.Warnings, "serving "+where+" beyond this machine: whoever reaches it with a question's link can answer that question")
+	if c.tls == nil {
+		c.Warnings = append(c.Warnings, "without --tls-cert and --tls-key the links and answers cross the network unencrypted")
 	}
-	return warnings, nil
+	return c, nil
 }
 
-// tls loads the certificate: nil without one.
-func (l Listen) tls() (*tls.Config, error) {
-	if l.TLSCert == "" {
-		return nil, nil
-	}
-	cert, err := tls.LoadX509KeyPair(l.TLSCert, l.TLSKey)
-	if err != nil {
-		return nil, mdstore.Errorf(engine.ErrBadArgs, "--tls-cert %s, --tls-key %s: %v", l.TLSCert, l.TLSKey, err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
-}
-
-// ListenAndServe serves s at the address until ctx is done, then shuts down:
+// ListenAndServe serves s where c says until ctx is done, then shuts down:
 // live-update streams end at once, other requests get up to five seconds to
 // finish. ready is called with the base URL once the address is bound. It
 // returns nil after a clean shutdown.
-func ListenAndServe(ctx context.Context, s *Server, l Listen, ready func(base string)) error {
-	if _, err := l.Check(); err != nil {
-		return err
-	}
-	addr := l.Addr
-	if addr == "" {
-		addr = DefaultListen
-	}
-	tlsConfig, err := l.tls()
-	if err != nil {
-		return err
-	}
+func ListenAndServe(ctx context.Context, s *Server, c *Checked, ready func(base string)) error {
+	addr, tlsConfig := c.addr, c.tls
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", addr, err)
@@ -106,7 +97,7 @@ func ListenAndServe(ctx context.Context, s *Server, l Listen, ready func(base st
 		ErrorLog: log.New(logWriter(s.logf), "", 0),
 	}
 	scheme := "http"
-	if l.TLSCert != "" {
+	if tlsConfig != nil {
 		scheme = "https"
 	}
 	errc := make(chan error, 1)

@@ -44,7 +44,11 @@ func TestListenCheck(t *testing.T) {
 		{l: Listen{Addr: "0.0.0.0:7878", AllowRemote: true}, warn: "serving 0.0.0.0:7878 (every interface of this machine) beyond this machine"},
 		{l: Listen{TLSCert: "c.pem"}, err: "--tls-cert and --tls-key go together"},
 	} {
-		warnings, err := tc.l.Check()
+		var warnings []string
+		c, err := tc.l.Check()
+		if c != nil {
+			warnings = c.Warnings
+		}
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, engine.ErrBadArgs)):
 			t.Errorf("%+v: got %v, want a bad-arguments error %q", tc.l, err, tc.err)
@@ -56,8 +60,8 @@ func TestListenCheck(t *testing.T) {
 			t.Errorf("%+v: got warnings %q, want one naming the address: %q", tc.l, warnings, tc.warn)
 		}
 	}
-	if w, _ := (Listen{Addr: "192.0.2.7:1", AllowRemote: true}).Check(); len(w) != 2 || !strings.Contains(w[1], "unencrypted") {
-		t.Errorf("got %q, want a warning about plain HTTP", w)
+	if c, _ := (Listen{Addr: "192.0.2.7:1", AllowRemote: true}).Check(); c == nil || len(c.Warnings) != 2 || !strings.Contains(c.Warnings[1], "unencrypted") {
+		t.Errorf("got %+v, want a warning about plain HTTP", c)
 	}
 }
 
@@ -103,7 +107,11 @@ func run(t *testing.T, s *Server, l Listen) (string, context.CancelFunc, <-chan 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	errc := make(chan error, 1)
-	go func() { errc <- ListenAndServe(ctx, s, l, func(base string) { ready <- base }) }()
+	c, err := l.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { errc <- ListenAndServe(ctx, s, c, func(base string) { ready <- base }) }()
 	select {
 	case base := <-ready:
 		t.Cleanup(cancel)
@@ -158,9 +166,12 @@ func TestListenBadCertificate(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not a certificate"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := ListenAndServe(context.Background(), f.s, Listen{Addr: "127.0.0.1:0", TLSCert: bad, TLSKey: bad}, func(string) {
-		t.Error("the server listened")
-	})
+	c, err := Listen{Addr: "127.0.0.1:0", TLSCert: bad, TLSKey: bad}.Check()
+	if err == nil {
+		err = ListenAndServe(context.Background(), f.s, c, func(string) {
+			t.Error("the server listened")
+		})
+	}
 	if !errors.Is(err, engine.ErrBadArgs) {
 		t.Errorf("got %v, want bad arguments", err)
 	}

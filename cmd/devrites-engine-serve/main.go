@@ -29,7 +29,7 @@ func main() {
 // live-update streams end, and the command exits 0.
 func serveRequest(ctx context.Context, r *app.ServeRequest) error {
 	l := serve.Listen{Addr: r.Listen, AllowRemote: r.AllowRemote, TLSCert: r.TLSCert, TLSKey: r.TLSKey}
-	warnings, err := l.Check()
+	checked, err := l.Check()
 	if err != nil {
 		return err
 	}
@@ -46,8 +46,8 @@ func serveRequest(ctx context.Context, r *app.ServeRequest) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve.ListenAndServe(ctx, s, l, func(base string) {
-		app.PrintWarnings(r.Stderr, warnings)
+	return serve.ListenAndServe(ctx, s, checked, func(base string) {
+		app.PrintWarnings(r.Stderr, checked.Warnings)
 		inbox := base + s.InboxPath()
 		if r.JSON {
 			_ = json.NewEncoder(r.Stdout).Encode(map[string]any{"url": base, "inbox": inbox, "roots": r.Roots})
