@@ -82,14 +82,16 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 	return dr
 }
 
-func (d *doctor) checkDrift(w *wsFiles) {
+// checkDrift reports where state.md's pause disagrees with questions.md,
+// and returns what it read of both (readDrift), for reconcile.
+func (d *doctor) checkDrift(w *wsFiles) drift {
 	if w.refused {
-		return
+		return drift{}
 	}
 	const file = mdstore.StateFile
 	dr := d.readDrift(w)
 	if n := countQID(w.questions, dr.awaited); n > 1 {
-		return // which block state.md means is settled by renumbering first
+		return dr // which block state.md means is settled by renumbering first
 	}
 	blocked := dr.status == "blocked"
 	sev := SevError
@@ -142,6 +144,7 @@ func (d *doctor) checkDrift(w *wsFiles) {
 				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
 		}
 	}
+	return dr
 }
 
 func (d *doctor) stopReason(w *wsFiles) string {
@@ -156,7 +159,7 @@ func (d *doctor) stopReason(w *wsFiles) string {
 // command would have.
 func (d *doctor) reconcile(w *wsFiles) {
 	before := len(d.findings)
-	d.checkDrift(w)
+	dr := d.checkDrift(w)
 	fixable := false
 	for _, f := range d.findings[before:] {
 		fixable = fixable || f.Fixable
@@ -165,7 +168,6 @@ func (d *doctor) reconcile(w *wsFiles) {
 	if !fixable {
 		return
 	}
-	dr := d.readDrift(w)
 	f := &w.files
 	var did string
 	switch {
