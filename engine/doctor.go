@@ -286,5 +286,5 @@ func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkDrift(w)
 	d.checkDecisions(w)
 	d.checkTemps(locked)
-	d.checkRecovery(locked)
+	d.checkRecovery()
 }

@@ -42,9 +42,9 @@ func (d *doctor) checkRules() {
 }
 
 // checkRecovery reports recovery.md when it is not a regular file or has
-// rows that do not read (errors: recovery commands refuse to write it), and
-// temporary files an interrupted write of it left.
-func (d *doctor) checkRecovery(locked bool) {
+// rows that do not read (errors: recovery commands refuse to write it). The
+// temporary files an interrupted write of it left are checkTemps'.
+func (d *doctor) checkRecovery() {
 	const file = recovery.File
 	path := d.e.WS.Path(file)
 	fi, err := os.Lstat(path)
@@ -67,14 +67,6 @@ func (d *doctor) checkRecovery(locked bool) {
 			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
 				Mend: "mend the row by hand (| fingerprint | level | attempts | total | state | updated_at | note |), or delete it; until then recovery commands refuse to write"})
 		}
-	}
-	for _, n := range tempsOf(d.e.WS.Dir, file) {
-		f := Finding{Severity: SevWarning, Kind: "temp-file", File: n,
-			Problem: "temporary file left by an interrupted write", Mend: "remove it: rm " + d.e.WS.Path(n)}
-		if !locked {
-			f.Mend = "it may belong to the process holding the lock; when the lock is free, remove it: rm " + d.e.WS.Path(n)
-		}
-		d.add(f)
 	}
 }
 

@@ -407,9 +407,10 @@ func lockHolder(path string) int {
 }
 
 // IsTemp reports whether a file name is one of the temporary files an atomic
-// write leaves behind when it is killed before its rename.
+// write of a workspace file (the three of a transaction, or the recovery
+// ledger) leaves behind when it is killed before its rename.
 func IsTemp(name string) bool {
-	for _, f := range writeOrder {
+	for _, f := range append(writeOrder[:len(writeOrder):len(writeOrder)], RecoveryFile) {
 		if rest, ok := strings.CutPrefix(name, "."+f); ok && rest != "" {
 			if _, err := strconv.ParseUint(rest, 10, 64); err == nil {
 				return true

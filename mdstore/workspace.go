@@ -20,6 +20,7 @@ const (
 	TasksFile     = "tasks.md"
 	LockFile      = ".lock"
 	NotifyLog     = "notify.log"
+	RecoveryFile  = "recovery.md" // the recovery ledger (package recovery)
 )
 
 // Locator says where to look for a workspace, in the order of precedence of

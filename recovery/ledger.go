@@ -14,7 +14,7 @@ import (
 )
 
 // File is the ledger's name in the feature directory.
-const File = "recovery.md"
+const File = mdstore.RecoveryFile
 
 // Levels: the correction ladder in order, and resolver for failures of the
 // resolver command.
