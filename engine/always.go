@@ -110,7 +110,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err := req.check(); err != nil {
 			return err
 		}
-		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer}}, by, false)
+		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer}}, by)
 		if err != nil {
 			return err
 		}

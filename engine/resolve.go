@@ -57,13 +57,12 @@ type firing struct {
 // eventOf is the notify event of a final status.
 var eventOf = map[string]string{StatusAnswered: "resolved", StatusDropped: "dropped", StatusRejected: "rejected"}
 
-// Resolve applies resolutions under one lock. A batch is validated whole
-// before anything is applied, and every bad line is reported (exit 7, or 6
-// for an ambiguous qid); a single resolution that repeats one already
-// applied succeeds and completes what a crash left undone. items is not
-// changed.
-func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string, batch bool) (*ResolveResult, error) {
-	return e.resolve(ctx, items, by, batch, nil)
+// Resolve applies resolutions under one lock (a batch file goes through
+// ResolveBatch, which validates it whole first and reports every bad line):
+// a resolution that repeats one already applied succeeds and completes
+// what a crash left undone. items is not changed.
+func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string) (*ResolveResult, error) {
+	return e.resolve(ctx, items, by, false, nil)
 }
 
 // resolve is Resolve with the problems a batch already has (lines that did

@@ -86,7 +86,7 @@ func checkResolveText(t testing.TB, text string) {
 	otherFields := fieldsOf(before.Find(other))
 	files := snapshot(t, e)
 
-	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: text}}, "", false)
+	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: text}}, "")
 	want := strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	// Blank: only white space and invisible format characters.
 	blankText := strings.IndexFunc(want, func(r rune) bool { return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) }) < 0

@@ -335,7 +335,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The write completes even when the person's connection drops.
-	out, err := eng.Resolve(context.WithoutCancel(r.Context()), []engine.Resolution{res}, f.By, false)
+	out, err := eng.Resolve(context.WithoutCancel(r.Context()), []engine.Resolution{res}, f.By)
 	if err != nil {
 		status := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {

@@ -116,7 +116,7 @@ func TestQuestionPageShowsTheOptionSet(t *testing.T) {
 	raise(t, dir, "pay", rounding)
 	e := eng(t, dir, "pay", raisedAt)
 	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: q1, Kind: engine.StatusRejected,
-		Text: "partial refunds are a separate feature\nand so is rounding of fees"}}, "ann", false); err != nil {
+		Text: "partial refunds are a separate feature\nand so is rounding of fees"}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	id := raise(t, dir, "pay", rounding)

@@ -422,7 +422,7 @@ func cmdResolve(c *cli.Context) error {
 	if batch {
 		res, err = eng.ResolveBatch(e.ctx, batchText, c.String("by"))
 	} else {
-		res, err = eng.Resolve(e.ctx, items, c.String("by"), false)
+		res, err = eng.Resolve(e.ctx, items, c.String("by"))
 	}
 	if err != nil {
 		return err

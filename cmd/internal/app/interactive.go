@@ -147,7 +147,7 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 // A resolution the engine refuses as bad arguments (an option that does not
 // exist) is shown and asked again (ok false); other errors end the command.
 func resolveOne(c *cli.Context, e *env, eng *engine.Engine, r engine.Resolution) (bool, error) {
-	res, err := eng.Resolve(e.ctx, []engine.Resolution{r}, c.String("by"), false)
+	res, err := eng.Resolve(e.ctx, []engine.Resolution{r}, c.String("by"))
 	if errors.Is(err, engine.ErrBadArgs) {
 		fmt.Fprintf(e.stdout, "not recorded: %v\n", err)
 		return false, nil
