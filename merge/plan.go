@@ -192,7 +192,7 @@ func Plan(base, ours, theirs []byte) (*Renumbering, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.renumbering(), nil
+	return p.r, nil
 }
 
 // Merge modes: which version of questions.md the result is.
@@ -216,6 +216,7 @@ type plan struct {
 	outID      map[*qblock]string  // theirs block → its id in the result
 	unplaced   map[*qblock]string  // theirs blocks that cannot be given an id: why
 	renamed    []Rename
+	r          *Renumbering // p.renumbering(), once placed
 	mapT, mapB map[string]string
 }
 
@@ -248,8 +249,8 @@ func newPlan(base, ours, theirs []byte) (*plan, error) {
 			return nil, err
 		}
 	}
-	r := p.renumbering()
-	p.mapB, _, p.mapT = r.maps()
+	p.r = p.renumbering()
+	p.mapB, _, p.mapT = p.r.maps()
 	return p, nil
 }
 

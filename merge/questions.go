@@ -199,7 +199,10 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 			return pc, eo, et, nil, err
 		}
 	}
-	if len(kvT) > 0 {
+	switch {
+	case len(kvT) > 0 && slices.Equal(kvT, kvO):
+		linesT = linesO // no conflict: both sides end the same
+	case len(kvT) > 0:
 		if linesT, err = setFields(o, kvT); err != nil {
 			return pc, eo, et, nil, err
 		}

@@ -86,7 +86,7 @@ func readState(b []byte, m map[string]string) *stateSide {
 			}
 		}
 	}
-	lines, _, _ := logSection(b, splitText(b))
+	lines, _, _ := logSection(s, splitText(b))
 	prev := ""
 	for _, l := range lines {
 		t := mapIDs(l, m)
@@ -109,11 +109,11 @@ func (v *stateSide) get(k string) (string, bool) {
 	return x, ok
 }
 
-// logSection finds the Log section of b (split as t), bounded as mdstore
-// reads it: the texts of its "- " entries and, for each, its line index;
-// end is where the section ends (-1 when there is no such section).
-func logSection(b []byte, t text) (entries []string, at []int, end int) {
-	head, end, ok := mdstore.ParseState(b).LogSpan()
+// logSection finds the Log section of s (its bytes split as t), bounded as
+// mdstore reads it: the texts of its "- " entries and, for each, its line
+// index; end is where the section ends (-1 when there is no such section).
+func logSection(s *mdstore.State, t text) (entries []string, at []int, end int) {
+	head, end, ok := s.LogSpan()
 	if !ok {
 		return nil, nil, -1
 	}
@@ -271,7 +271,7 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		case src.section && !slices.Equal(src.awaiting, rawO):
 			s.SetAwaiting(src.awaiting...)
 		}
-		return mergeLog(s.Bytes(), o, b, t), src
+		return mergeLog(s, o, b, t), src
 	}
 	outO, srcO := build(chO, winO)
 	outT, srcT := build(chT, winT)
@@ -392,12 +392,13 @@ func joinIDs(b, o, t string) string {
 	return strings.Join(out, ", ")
 }
 
-// mergeLog adds to the Log section of out (ours, edited) the entries theirs
+// mergeLog adds to the Log section of s (ours, edited) the entries theirs
 // added since the base, in time order, each once; ours' entries keep their
 // places. Ids in ours' entries are renamed in place.
-func mergeLog(out []byte, o, b, t *stateSide) []byte {
+func mergeLog(s *mdstore.State, o, b, t *stateSide) []byte {
+	out := s.Bytes()
 	x := splitText(out)
-	entries, at, end := logSection(out, x)
+	entries, at, end := logSection(s, x)
 	have := map[string]bool{}
 	for _, l := range o.log {
 		have[l.text] = true
