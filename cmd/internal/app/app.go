@@ -269,8 +269,14 @@ func (e *env) locator() mdstore.Locator { return locatorOf(e.c) }
 // locatorOf reads --workspace, --root and --slug from c, else
 // DEVRITES_WORKSPACE or DEVRITES_ROOT, from the current directory.
 func locatorOf(c *cli.Context) mdstore.Locator {
+	return locate(c.String("workspace"), c.String("root"), c.String("slug"))
+}
+
+// locate is the locator of the flags' values, else of DEVRITES_WORKSPACE or
+// DEVRITES_ROOT, from the current directory.
+func locate(workspace, root, slug string) mdstore.Locator {
 	wd, _ := os.Getwd()
-	loc := mdstore.Locator{Workspace: c.String("workspace"), Root: c.String("root"), Slug: c.String("slug"), Dir: wd}
+	loc := mdstore.Locator{Workspace: workspace, Root: root, Slug: slug, Dir: wd}
 	if loc.Workspace == "" && loc.Root == "" {
 		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
 		if loc.Workspace == "" {

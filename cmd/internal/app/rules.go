@@ -37,22 +37,28 @@ func rulesCommands() []*cli.Command {
 	}}
 }
 
-// devrites finds the .devrites directory the rules live in: the one of
-// --workspace's feature directory, else the project's (--root, or found by
-// walking up). No active feature is needed.
+// devrites finds the .devrites directory the rules live in (devritesOf).
+// No active feature is needed.
 func (e *env) devrites() (string, error) {
-	loc := e.locator()
-	if loc.Workspace != "" {
-		ws, err := mdstore.Find(loc)
-		if err != nil {
-			return "", err
-		}
-		if ws.Devrites == "" {
-			return "", mdstore.Errorf(mdstore.ErrNoWorkspace, "%s is not inside a .devrites directory: approval rules live in .devrites/%s", ws.Dir, engine.RulesFile)
-		}
-		return ws.Devrites, nil
+	return devritesOf(e.locator(), "approval rules live in .devrites/"+engine.RulesFile+": pass --root with the project directory")
+}
+
+// devritesOf finds the .devrites directory of loc: the one of its
+// --workspace feature directory, else the project's (--root, or found by
+// walking up). A feature directory outside any .devrites is refused, with
+// hint saying why one is needed.
+func devritesOf(loc mdstore.Locator, hint string) (string, error) {
+	if loc.Workspace == "" {
+		return mdstore.DevritesDir(loc)
 	}
-	return mdstore.DevritesDir(loc)
+	ws, err := mdstore.Find(loc)
+	if err != nil {
+		return "", err
+	}
+	if ws.Devrites == "" {
+		return "", mdstore.WithHint(mdstore.Errorf(mdstore.ErrNoWorkspace, "%s is not inside a .devrites directory", ws.Dir), hint)
+	}
+	return ws.Devrites, nil
 }
 
 func ruleText(r engine.Rule) string {

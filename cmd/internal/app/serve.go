@@ -122,20 +122,11 @@ func serveRoots(c *cli.Context) ([]string, error) {
 	if roots := c.StringSlice("root"); len(roots) > 0 {
 		return roots, nil
 	}
-	lineage := c.Lineage()
-	loc := locatorOf(lineage[len(lineage)-1]) // the global flags; serve's --root hides the global one
-	if loc.Workspace != "" {
-		ws, err := mdstore.Find(loc)
-		if err != nil {
-			return nil, err
-		}
-		if ws.Devrites == "" {
-			return nil, mdstore.WithHint(mdstore.Errorf(mdstore.ErrNoWorkspace, "%s is not inside a .devrites directory", ws.Dir),
-				"serve serves projects: pass --root with the directory holding .devrites")
-		}
-		return []string{ws.Project}, nil
-	}
-	devrites, err := mdstore.DevritesDir(loc)
+	// serve's --root is its own (a global --root given to serve is that
+	// one): the project is found from --workspace, else as other commands
+	// find it.
+	loc := locate(c.String("workspace"), "", c.String("slug"))
+	devrites, err := devritesOf(loc, "serve serves projects: pass --root with the directory holding .devrites")
 	if err != nil {
 		return nil, err
 	}
