@@ -5,10 +5,12 @@ import (
 	"errors"
 	"iter"
 	"strconv"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -32,6 +34,9 @@ type Engine struct {
 	// file's notify keys (LoadHook).
 	Hook  AFK
 	Rules Rules // .devrites/rules.yaml
+	// answerKey is the project's key of answer links (.devrites/serve.key),
+	// read (or created) at the first event that needs it, once.
+	answerKey func() (caplink.Key, error)
 }
 
 // Open prepares an engine for a found workspace, reading its configuration.
@@ -50,7 +55,8 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	}
 	afk := LoadAFK(ws.Devrites)
 	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
-		Rules: LoadRules(ws.Devrites), configErr: err}, nil
+		Rules: LoadRules(ws.Devrites), configErr: err,
+		answerKey: sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) })}, nil
 }
 
 // ConfigErr is why .devrites/engine.yaml cannot be used, or nil: reads go

@@ -78,7 +78,7 @@ func (e *Engine) withAnswerURL(ev *notify.Event) string {
 	if e.WS.Devrites == "" {
 		return "serve_url is set, but " + e.WS.Dir + " is not inside a .devrites directory: the notify hook gets no answer link"
 	}
-	k, err := caplink.Ensure(e.WS.Devrites)
+	k, err := e.answerKey()
 	if err != nil {
 		return "the notify hook gets no answer link: " + err.Error()
 	}
