@@ -209,12 +209,16 @@ func loadConfig(path string) AFK {
 			// A bad URL costs the hook its answer links, not the policy
 			// or the hook: it is warned about and ignored.
 			u := strings.TrimSpace(v.Value)
+			var baseErr error
+			if u != "" {
+				baseErr = caplink.CheckBase(u)
+			}
 			switch {
 			case v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!null":
 				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: serve_url: want a URL such as http://127.0.0.1:7878 (ignored; the hook gets no answer link)", at))
 			case u == "":
-			case caplink.CheckBase(u) != nil:
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: serve_url: %v (ignored; the hook gets no answer link)", at, caplink.CheckBase(u)))
+			case baseErr != nil:
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: serve_url: %v (ignored; the hook gets no answer link)", at, baseErr))
 			default:
 				a.ServeURL = u
 			}

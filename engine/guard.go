@@ -19,7 +19,7 @@ func (e *Engine) readable(w *wsFiles) error {
 	d.checkQuestions(w)
 	d.routingErrors(w)
 	for _, f := range d.findings {
-		if f.Severity != SevError || f.Kind == "duplicate-qid" {
+		if f.Severity != SevError {
 			continue
 		}
 		where := e.WS.Path(f.File)

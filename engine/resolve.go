@@ -81,7 +81,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 	ok := make([]bool, len(items))
 	seen := map[string]int{}
 	for i, it := range items {
-		what := map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}[it.Kind]
+		what := textOf[it.Kind]
 		text, err := cleanText(what, it.Text)
 		if err == nil && blank(text) {
 			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),

@@ -297,12 +297,12 @@ func (w *walker) rows(from, to int) {
 	lines := w.q.d.lines
 	fenced := func(i int) bool { return w.fenced != nil && w.fenced[i] }
 	for i := from; i+1 < to; i++ {
-		if fenced(i) || fenced(i+1) || !isRow(lines[i].text) || !isDelimiterRow(lines[i+1].text) {
+		if fenced(i) || fenced(i+1) || !IsRow(lines[i].text) || !isDelimiterRow(lines[i+1].text) {
 			continue
 		}
 		reg := header(lines[i].text)
 		j := i + 2
-		for ; j < to && !fenced(j) && isRow(lines[j].text); j++ {
+		for ; j < to && !fenced(j) && IsRow(lines[j].text); j++ {
 			if reg == nil {
 				continue
 			}

@@ -176,7 +176,7 @@ func (s *State) entries(from, to int, fenced []bool) []Entry {
 			continue
 		}
 		t := s.d.lines[i].text
-		if isRow(t) {
+		if IsRow(t) {
 			if isDelimiterRow(t) || i+1 < to && !fenced[i+1] && isDelimiterRow(s.d.lines[i+1].text) {
 				continue // a delimiter row, or the header above one
 			}
@@ -184,8 +184,8 @@ func (s *State) entries(from, to int, fenced []bool) []Entry {
 			if len(cells) < 2 {
 				continue
 			}
-			key := unescapeCell(t[cells[0][0]:cells[0][1]])
-			out = append(out, Entry{Key: key, Canon: Canon(key), Value: unescapeCell(t[cells[1][0]:cells[1][1]]),
+			key := UnescapeCell(t[cells[0][0]:cells[0][1]])
+			out = append(out, Entry{Key: key, Canon: Canon(key), Value: UnescapeCell(t[cells[1][0]:cells[1][1]]),
 				line: i, vs: cells[1][0], ve: cells[1][1], cell: raw[1], table: true})
 			continue
 		}
@@ -330,7 +330,7 @@ func (s *State) Set(canon, value string) {
 	at := c.head + 1
 	if hdr := s.tableStart(c.head+1, c.end); hdr >= 0 {
 		at, texts = hdr+2, texts[2:]
-	} else if at < len(s.d.lines) && isRow(s.d.lines[at].text) {
+	} else if at < len(s.d.lines) && IsRow(s.d.lines[at].text) {
 		texts = append(texts, "") // a stray row must not join the new table
 	}
 	s.d.splice(at, at, s.d.newLines(texts...))
@@ -352,7 +352,7 @@ func (s *State) lastRow() int {
 func (s *State) tableStart(from, to int) int {
 	fenced := s.d.fenced(nil)
 	for i := from; i+1 < to; i++ {
-		if !fenced[i] && isRow(s.d.lines[i].text) && !fenced[i+1] && isRow(s.d.lines[i+1].text) {
+		if !fenced[i] && IsRow(s.d.lines[i].text) && !fenced[i+1] && IsRow(s.d.lines[i+1].text) {
 			return i
 		}
 	}
@@ -362,7 +362,7 @@ func (s *State) tableStart(from, to int) int {
 // isDelimiterRow reports whether a row is a table's delimiter row, under
 // its header: every cell is dashes, with an optional colon at either end.
 func isDelimiterRow(t string) bool {
-	if !isRow(t) {
+	if !IsRow(t) {
 		return false
 	}
 	cells, _ := splitRow(t)

@@ -9,8 +9,6 @@ import "strings"
 // IsRow reports whether a line is a table row.
 func IsRow(t string) bool { return strings.HasPrefix(strings.TrimLeft(t, " "), "|") }
 
-func isRow(t string) bool { return IsRow(t) }
-
 // RowCells returns a row's cells, trimmed and still escaped. An escaped
 // pipe does not end a cell; a row without its closing pipe still ends at
 // the end of the line.
@@ -38,8 +36,6 @@ func UnescapeCell(s string) string {
 	}
 	return b.String()
 }
-
-func unescapeCell(s string) string { return UnescapeCell(s) }
 
 // EscapeCell escapes what would end the cell or change how UnescapeCell
 // reads it: pipes, and backslashes before a pipe, another backslash or the

@@ -93,8 +93,7 @@ func Find(loc Locator) (*Workspace, error) {
 			return nil, Errorf(ErrNoWorkspace, "%s: %q is not a slug", active, slug).
 				Hint("write the active feature's slug there (a-z, 0-9, '.', '_', '-'), or pass --slug")
 		}
-	}
-	if err := CheckSlug(slug); err != nil {
+	} else if err := CheckSlug(slug); err != nil {
 		return nil, err
 	}
 	ws := &Workspace{Devrites: devrites, Project: filepath.Dir(devrites), Slug: slug}

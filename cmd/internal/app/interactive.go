@@ -70,7 +70,7 @@ func (p *prompter) line(prompt string) (string, error) {
 // answers it (the prompt is that), and what the prompt takes.
 func (p *prompter) show(q engine.Question, skip bool) {
 	var lines []string
-	for _, l := range strings.SplitAfter(showText(q, p.now()), "\n") {
+	for _, l := range strings.SplitAfter(q.Text(p.now()), "\n") {
 		if !strings.HasPrefix(l, "resolve: ") {
 			lines = append(lines, l)
 		}
