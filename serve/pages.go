@@ -85,13 +85,18 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
 	// The stamp is taken before the files are read: a change while they
 	// are read is a change the page has not shown.
-	page := inboxPage{Refresh: s.InboxPath(), Events: s.inboxEventsURL(stamp(s.allWorkspaces())), Now: now.UTC().Format(time.RFC3339)}
-	for _, p := range s.projects {
+	lists, all := make([][]*mdstore.Workspace, len(s.projects)), []*mdstore.Workspace(nil)
+	for i, p := range s.projects {
+		lists[i] = p.workspaces()
+		all = append(all, lists[i]...)
+	}
+	page := inboxPage{Refresh: s.InboxPath(), Events: s.inboxEventsURL(stamp(all)), Now: now.UTC().Format(time.RFC3339)}
+	for i, p := range s.projects {
 		name := ""
 		if len(s.projects) > 1 {
 			name = p.name
 		}
-		for _, ws := range p.workspaces() {
+		for _, ws := range lists[i] {
 			page.Workspaces++
 			eng, err := s.open(ws)
 			var qs []engine.Question
