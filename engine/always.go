@@ -94,7 +94,8 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err := e.alwaysRefusal(q, rules); err != nil {
 			return q, err
 		}
-		return q, e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by, false, id)
+		_, err = e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by, false, id)
+		return q, err
 	}
 	var res *AlwaysResult
 	err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {

@@ -123,39 +123,39 @@ func (m *moreErrors) Unwrap() error { return m.first }
 // (on the command line) the question is already final with this very
 // resolution, which makes the command an identical re-run. A routed
 // question takes only its responders' responses (validateResponse).
-func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) error {
+func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) (string, error) {
 	b, err := e.lookup(f.questions, it.QID)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && batch:
-		return mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")
+		return "", mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")
 	case err != nil && batch:
-		return fmt.Errorf("batch line %d: %w", it.Line, err)
+		return "", fmt.Errorf("batch line %d: %w", it.Line, err)
 	case err != nil:
-		return err
+		return "", err
 	}
 	if q := fromBlock(b, e.Now()); q.routed() && !b.Row() {
-		return e.validateResponse(b, q, it, by, batch, where)
+		return b.QID, e.validateResponse(b, q, it, by, batch, where)
 	}
 	r := resolution{kind: it.Kind, text: it.Text}
 	st := b.Value("status")
 	if st == StatusOpen {
 		want, err := e.resolvedValues(b, r)
 		if err != nil {
-			return fmt.Errorf("%s: %w", where, err)
+			return "", fmt.Errorf("%s: %w", where, err)
 		}
 		if b.Row() && !mdstore.FitsCell(want.text) {
-			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(want.text)),
+			return "", mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(want.text)),
 				"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
 		}
-		return nil
+		return b.QID, nil
 	}
 	if batch {
-		return mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, st).Hint("remove the line; a batch applies only to open questions")
+		return "", mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, st).Hint("remove the line; a batch applies only to open questions")
 	}
 	want, err := e.resolvedValues(b, r)
 	if err != nil || !sameResolution(b, want) {
-		return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, st, oneLine(b.Value("answer"))),
+		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, st, oneLine(b.Value("answer"))),
 			"a final question is not resolved again; raise a new question if the decision changed")
 	}
-	return nil
+	return b.QID, nil
 }

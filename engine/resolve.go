@@ -129,19 +129,19 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 			if !ok[i] {
 				continue
 			}
-			if err := e.validate(f, it, by, batch, where(it)); err != nil {
+			id, err := e.validate(f, it, by, batch, where(it))
+			if err != nil {
 				if !batch {
 					return done{}, err
 				}
 				bad = append(bad, lineError{it.Line, err})
 				continue
 			}
-			b, _ := e.lookup(f.questions, it.QID) // validate found it
-			ids[i] = b.QID
-			if prev, dup := lineOf[b.QID]; dup && batch {
-				bad = append(bad, lineError{it.Line, mdstore.Errorf(ErrBadArgs, "%s: also on line %d (as %s)", where(it), prev, b.QID)})
+			ids[i] = id
+			if prev, dup := lineOf[id]; dup && batch {
+				bad = append(bad, lineError{it.Line, mdstore.Errorf(ErrBadArgs, "%s: also on line %d (as %s)", where(it), prev, id)})
 			}
-			lineOf[b.QID] = it.Line
+			lineOf[id] = it.Line
 		}
 		if err := bad.err(); err != nil {
 			return done{}, err
