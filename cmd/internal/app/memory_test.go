@@ -12,7 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// A command on a workspace collects only near a budget of 24 MiB, or two
+// A command on a workspace collects only near a budget of 27 MiB, or two
 // and a half times its three files when that is more; a GOGC or GOMEMLIMIT
 // of the caller's stands.
 func TestBudgetMemory(t *testing.T) {
@@ -32,7 +32,7 @@ func TestBudgetMemory(t *testing.T) {
 	for _, tc := range []struct {
 		decisions int
 		want      int64
-	}{{0, 24 << 20}, {6 << 20, 30 << 20}} {
+	}{{0, 27 << 20}, {6 << 20, 30 << 20}} {
 		write(mdstore.DecisionsFile, tc.decisions)
 		debug.SetMemoryLimit(math.MaxInt64)
 		debug.SetGCPercent(100)
