@@ -403,3 +403,14 @@ func checkResult(t *testing.T, got Result, err error, want string, conflicts []s
 		t.Errorf("conflicts %q, want %q", got.Conflicts, conflicts)
 	}
 }
+
+func TestOneSpaced(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "", "Which retry policy?": "Which retry policy?", " a": "a", "a ": "a", "a  b": "a b",
+		"a\tb": "a b", "a\nb": "a b", "é  x — y": "é x — y", "a\u00a0b": "a b",
+	} {
+		if got := oneSpaced(in); got != want || got != strings.Join(strings.Fields(in), " ") {
+			t.Errorf("oneSpaced(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -26,22 +27,54 @@ type qchunk struct {
 	key   string // text: which stretch it is, for the three-way merge
 }
 
-// qblock is one question block as a version of the file has it.
+// qblock is one question block as a version of the file has it. What
+// matching and checking need of every block is read once; the fields are
+// decoded from the lines only for the blocks a merge changes (fields),
+// so that three versions of a large file are not held decoded.
 type qblock struct {
-	qid    string
-	lines  []string // heading first, up to the next heading that ends it
-	fields []field  // the first field of each key, in order
-	ident  string   // what the question is, across versions: raised_at, question, slice
-	from   string   // renumbered_from
+	qid            string
+	lines          []string // heading first, up to the next heading that ends it
+	ident          ident    // what the question is, across versions
+	from           string   // renumbered_from
+	raised         string   // raised_at
+	status, answer string
+	supersedes     bool // has a supersedes field, whose ids a renumbering can change
 }
 
+// ident is what a question is across versions: when it was raised, its
+// text (white space runs as one space) and its slice.
+type ident struct{ raised, question, slice string }
+
+// field is a block's first field of a key: as written, normalised
+// (mdstore.NormKey), and its value.
 type field struct{ key, norm, value string }
 
-func (b *qblock) get(norm string) (string, bool) {
+// fields decodes the block's fields from its lines, as mdstore reads them:
+// the first field of each key, in order.
+func (b *qblock) fields() []field {
 	if b == nil {
-		return "", false
+		return nil
 	}
-	for _, f := range b.fields {
+	blocks := mdstore.ParseQuestions([]byte(strings.Join(b.lines, ""))).Blocks()
+	if len(blocks) == 0 {
+		return nil
+	}
+	return firstFields(blocks[0])
+}
+
+func firstFields(mb *mdstore.Block) []field {
+	fs := make([]field, 0, len(mb.Fields()))
+	for _, fd := range mb.Fields() {
+		n := mdstore.NormKey(fd.Key)
+		if !slices.ContainsFunc(fs, func(f field) bool { return f.norm == n }) { // the first of a key counts
+			fs = append(fs, field{key: fd.Key, norm: n, value: fd.Value})
+		}
+	}
+	return fs
+}
+
+func find(fs []field, norm string) (string, bool) {
+	for _, f := range fs {
 		if f.norm == norm {
 			return f.value, true
 		}
@@ -49,8 +82,8 @@ func (b *qblock) get(norm string) (string, bool) {
 	return "", false
 }
 
-func (b *qblock) value(norm string) string {
-	v, _ := b.get(norm)
+func value(fs []field, norm string) string {
+	v, _ := find(fs, norm)
 	return v
 }
 
@@ -91,18 +124,12 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 			return nil, fmt.Errorf("%s: line %d: question block out of order", name, mb.Line())
 		}
 		addText(head)
-		blk := &qblock{qid: mb.QID, lines: f.lines[head:end], fields: make([]field, 0, len(mb.Fields()))}
-		for _, fd := range mb.Fields() {
-			n := mdstore.NormKey(fd.Key)
-			if !slices.ContainsFunc(blk.fields, func(f field) bool { return f.norm == n }) { // the first of a key counts
-				blk.fields = append(blk.fields, field{key: fd.Key, norm: n, value: fd.Value})
-			}
-		}
-		mb.Release()
-		blk.from = strings.TrimSpace(blk.value("renumberedfrom"))
-		raised, question, slice := blk.value("raisedat"), strings.Join(strings.Fields(blk.value("question")), " "), blk.value("slice")
-		if raised != "" || question != "" {
-			blk.ident = raised + "\x00" + question + "\x00" + slice
+		v, _ := mb.Peek("raisedat", "renumberedfrom", "status", "answer")
+		w, has := mb.Peek("question", "slice", "supersedes")
+		blk := &qblock{qid: mb.QID, lines: f.lines[head:end], raised: v[0], from: strings.TrimSpace(v[1]),
+			status: v[2], answer: v[3], supersedes: has[2]}
+		if question := oneSpaced(w[0]); blk.raised != "" || question != "" {
+			blk.ident = ident{blk.raised, question, w[1]}
 		}
 		f.blocks = append(f.blocks, blk)
 		f.ids[blk.qid] = true
@@ -113,10 +140,26 @@ func parseQuestions(name string, b []byte) (*qfile, error) {
 	return f, nil
 }
 
+// oneSpaced is s with its white space runs as one space and none at
+// either end; s itself when it is so already, as a question mostly is.
+func oneSpaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c != ' ' && asciiSpace(c) || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
+}
+
+func asciiSpace(c byte) bool {
+	return c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' '
+}
+
 // sameQuestion: two versions of one question, by raised_at, question text
 // and slice; blocks without them are the same when their fields are.
 func sameQuestion(a, b *qblock) bool {
-	if a.ident != "" || b.ident != "" {
+	if a.ident != (ident{}) || b.ident != (ident{}) {
 		return a.ident == b.ident
 	}
 	return normalized(a.lines[1:]) == normalized(b.lines[1:])
@@ -151,7 +194,7 @@ func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 			continue
 		}
 		take(b, byID[b.qid], func(s *qblock) bool {
-			r1, r2 := b.value("raisedat"), s.value("raisedat")
+			r1, r2 := b.raised, s.raised
 			return r1 == "" || r2 == "" || r1 == r2
 		})
 	}

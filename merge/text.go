@@ -3,7 +3,9 @@ package merge
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -22,8 +24,10 @@ type text struct {
 	nl    string // the ending new lines get: the file's first, else "\n"
 }
 
+// splitText cuts b into lines. The lines share b's memory (no copy of a
+// file of megabytes is made): b must not change afterwards.
 func splitText(b []byte) text {
-	s := string(b)
+	s := unsafe.String(unsafe.SliceData(b), len(b))
 	t := text{nl: "\n", lines: make([]string, 0, strings.Count(s, "\n")+1)}
 	if strings.HasPrefix(s, utf8BOM) {
 		t.bom, s = true, s[len(utf8BOM):]
@@ -131,19 +135,25 @@ func (p piece) conflicted() bool {
 // render joins the pieces. Where a piece conflicts, the lines both sides
 // share at its start and end are written once and the rest between
 // conflict markers. ours and theirs are the files each side's version of
-// every conflict would give, for checking.
+// every conflict would give, for checking. Without a conflict the three
+// are one slice: the file of megabytes is written once.
 func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
-	var m, o, t bytes.Buffer
-	size := func(side func(piece) []string) (n int) {
+	if !slices.ContainsFunc(pieces, piece.conflicted) {
+		var m bytes.Buffer
+		m.Grow(len(utf8BOM) + linesSize(pieces, func(p piece) []string { return p.ours }))
+		if bom {
+			m.WriteString(utf8BOM)
+		}
 		for _, p := range pieces {
-			for _, l := range side(p) {
-				n += len(l)
+			for _, l := range p.ours {
+				m.WriteString(l)
 			}
 		}
-		return n + len(utf8BOM)
+		return m.Bytes(), m.Bytes(), m.Bytes()
 	}
-	o.Grow(size(func(p piece) []string { return p.ours }))
-	t.Grow(size(func(p piece) []string { return p.theirs }))
+	var m, o, t bytes.Buffer
+	o.Grow(len(utf8BOM) + linesSize(pieces, func(p piece) []string { return p.ours }))
+	t.Grow(len(utf8BOM) + linesSize(pieces, func(p piece) []string { return p.theirs }))
 	m.Grow(o.Cap()) // and the conflicts' markers and other side, if any
 	if bom {
 		m.WriteString(utf8BOM)
@@ -199,6 +209,16 @@ func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
 		}
 	}
 	return m.Bytes(), o.Bytes(), t.Bytes()
+}
+
+// linesSize is the size of one side of the pieces.
+func linesSize(pieces []piece, side func(piece) []string) (n int) {
+	for _, p := range pieces {
+		for _, l := range side(p) {
+			n += len(l)
+		}
+	}
+	return n
 }
 
 // Markers returns a whole-file conflict: ours, then theirs, between conflict
