@@ -70,7 +70,8 @@ func splitString(s string) doc {
 // two goroutines: a file of 10,000 questions is 5 MB.
 const parallelSplit = 1 << 20
 
-// splitLines cuts s into lines, with room for a few more. From
+// splitLines cuts s into lines, with room for a few more (a question
+// block, appended; no more than the file has, for a small one). From
 // parallelSplit bytes on, the second half (from a line start near the
 // middle) is cut by a goroutine of its own, into its part of the same
 // slice.
@@ -81,7 +82,7 @@ func splitLines(s string) []line {
 	}
 	if i < 0 {
 		n := lineCount(s)
-		lines := make([]line, n, n+64)
+		lines := make([]line, n, n+min(n, 64))
 		fillLines(lines, s)
 		return lines
 	}

@@ -244,13 +244,17 @@ func (q *Questions) walker(fenced []bool) *walker {
 	// start saves growing the list and the map of ids.
 	est := len(q.d.lines) / 16
 	q.blocks = make([]*Block, 0, est)
-	return &walker{q: q, fenced: fenced, reg: -1, seen: make(map[string]int, est)}
+	return &walker{q: q, fenced: fenced, reg: -1, seen: make(map[string]int, est), slab: make([]Block, 0, min(est+1, slabSize))}
 }
 
-// add appends a block, allocated in chunks rather than one at a time.
+// slabSize is how many blocks add allocates at once.
+const slabSize = 256
+
+// add appends a block, allocated in chunks rather than one at a time (the
+// first chunk as large as the file needs, for a small one).
 func (w *walker) add(b Block) *Block {
 	if len(w.slab) == cap(w.slab) {
-		w.slab = make([]Block, 0, 256)
+		w.slab = make([]Block, 0, slabSize)
 	}
 	b.q, b.gen, b.nth = w.q, w.q.gen, w.seen[b.QID]
 	w.seen[b.QID]++

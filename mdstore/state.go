@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unsafe"
 )
 
 // Encoding names the forms of state.md.
@@ -104,8 +105,11 @@ func bulletName(canon string, cursor bool) string {
 
 // ParseState parses state.md. It never fails; Schema reports a schema the
 // engine must refuse.
+//
+// As ParseQuestions, the result shares b's memory, so b must not be
+// changed while the result is in use.
 func ParseState(b []byte) *State {
-	s := &State{d: splitDoc(b)}
+	s := &State{d: splitString(unsafe.String(unsafe.SliceData(b), len(b)))}
 	s.index()
 	return s
 }
