@@ -22,8 +22,9 @@ type dentry struct {
 	id     string   // the question id the heading names, or ""
 	status string
 	answer string
-	at     string // answered_at, else the entry before it's
-	norm   string // the entry's text, normalized: what makes two entries one
+	at     string   // answered_at, else the entry before it's
+	norm   [16]byte // digest of the entry's text, normalized: what makes two entries one
+	head   string   // its heading line
 }
 
 func parseDecisions(b []byte, m map[string]string) *dfile {
@@ -72,14 +73,16 @@ func newEntry(lines []string, m map[string]string, nl string) *dentry {
 			// The fields are read as questions.md's are.
 			q := mdstore.ParseQuestions([]byte("## " + e.id + "\n" + strings.Join(lines[1:], "")))
 			if bl := q.Find(e.id); bl != nil {
-				e.answer = bl.Value("answer")
-				if at := strings.TrimSpace(bl.Value("answered_at")); isTime(at) {
-					e.at = at
+				// Copies: the values would keep the entry's whole text.
+				v, _ := bl.Peek("answer", "answeredat")
+				e.answer = strings.Clone(v[0])
+				if at := strings.TrimSpace(v[1]); isTime(at) {
+					e.at = strings.Clone(at)
 				}
 			}
 		}
 	}
-	e.norm = normalized(e.lines)
+	e.norm, e.head = digest(normalized(e.lines)), strings.TrimRight(body(e.lines[0]), " \t")
 	return e
 }
 
@@ -95,7 +98,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 	}
 	b, o, t := parseDecisions(base, mapB), parseDecisions(ours, mapO), parseDecisions(theirs, mapT)
 	nl := o.nl
-	known := map[string]bool{}
+	known := map[[16]byte]bool{}
 	for _, e := range append(append([]*dentry(nil), b.entries...), o.entries...) {
 		known[e.norm] = true
 	}
@@ -164,34 +167,39 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		pieces = append(pieces, clean(entry(added[next])))
 	}
 	merged, ro, rt := render(o.bom, nl, pieces)
-	wantO, wantT := map[string]int{}, map[string]int{}
+	type wanted struct {
+		n    int
+		head string
+	}
+	wantO, wantT := map[[16]byte]wanted{}, map[[16]byte]wanted{}
+	want := func(m map[[16]byte]wanted, e *dentry) { m[e.norm] = wanted{m[e.norm].n + 1, e.head} }
 	for _, oe := range o.entries {
-		wantO[oe.norm]++
+		want(wantO, oe)
 		if te := clash[oe]; te != nil {
-			wantT[te.norm]++
+			want(wantT, te)
 		} else {
-			wantT[oe.norm]++
+			want(wantT, oe)
 		}
 	}
 	for _, e := range added {
-		wantO[e.norm]++
-		wantT[e.norm]++
+		want(wantO, e)
+		want(wantT, e)
 	}
 	for _, v := range []struct {
 		side string
 		data []byte
-		want map[string]int
+		want map[[16]byte]wanted
 	}{{"ours", ro, wantO}, {"theirs", rt, wantT}} {
 		if v.side == "theirs" && bytes.Equal(ro, rt) && maps.Equal(wantO, wantT) {
 			break // the same check again
 		}
-		got := map[string]int{}
+		got := map[[16]byte]int{}
 		for _, e := range parseDecisions(v.data, nil).entries {
 			got[e.norm]++
 		}
-		for n, c := range v.want {
-			if got[n] < c {
-				return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, strings.SplitN(n, "\n", 2)[0])
+		for n, w := range v.want {
+			if got[n] < w.n {
+				return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, w.head)
 			}
 		}
 	}

@@ -51,6 +51,18 @@
 // Log lines, decisions' headings. No file is written beside the merge and
 // nothing is left to do after it.
 //
+// # Memory
+//
+// Questions and Plan read each version of questions.md through a Source,
+// one at a time: a version is parsed and summed up (each block's id, what
+// the question is, digests of its bytes and its answer; the text outside
+// the blocks), and dropped. A version is read again only for what the
+// merge writes: ours whole, and of theirs and the base the blocks that are
+// added or changed. A block is taken as unchanged when its digest (SHA-256)
+// is the other version's. At 10,000 questions (5 MB a version) the merge
+// driver stays under 30 MB; holding the three versions split into lines
+// and fields took 229 MB.
+//
 // # Guarantees
 //
 //   - No block of ours or theirs is lost, none is doubled, and every answer

@@ -36,8 +36,8 @@ func FuzzMerge(f *testing.F) {
 	f.Add([]byte(dec()), []byte(dec(entry(id1, "answered", "yes", "2026-11-29T10:00:00Z"))), []byte(dec(entry(id2, "dropped", "x", "2026-11-29T09:00:00Z"))))
 	f.Add([]byte(""), []byte("## a\n## b"), []byte("## b\r\n## c\r\n"))
 	f.Fuzz(func(t *testing.T, base, ours, theirs []byte) {
-		r, planErr := Plan(base, ours, theirs)
-		if res, err := Questions(base, ours, theirs); err == nil {
+		r, planErr := Plan(Of(base), Of(ours), Of(theirs))
+		if res, err := Questions(Of(base), Of(ours), Of(theirs)); err == nil {
 			if planErr != nil {
 				t.Fatalf("Questions merged, Plan failed: %v", planErr)
 			}
@@ -65,29 +65,29 @@ func checkQuestions(t *testing.T, base, ours, theirs []byte, res Result, r *Renu
 			t.Fatalf("theirs' %s (as %s) is not in the result:\n%s", b.QID, id, res.Data)
 		}
 	}
-	if same, err := Questions(base, ours, ours); err != nil || !bytes.Equal(same.Data, ours) {
+	if same, err := Questions(Of(base), Of(ours), Of(ours)); err != nil || !bytes.Equal(same.Data, ours) {
 		t.Fatalf("ours merged with itself: %v\n%s", err, same.Data)
 	}
 }
 
 func checkDecisions(t *testing.T, base, ours, theirs []byte, res Result) {
-	norms, decided := map[string]bool{}, map[[3]string]bool{}
+	norms, decided := map[[16]byte]bool{}, map[[3]string]bool{}
 	for _, e := range parseDecisions(res.Data, nil).entries {
 		norms[e.norm], decided[[3]string{e.id, e.status, e.answer}] = true, true
 	}
-	old := map[string]bool{}
+	old := map[[16]byte]bool{}
 	for _, e := range parseDecisions(base, nil).entries {
 		old[e.norm] = true
 	}
 	for _, e := range parseDecisions(ours, nil).entries {
 		if !norms[e.norm] && !bytes.Equal(ours, base) {
-			t.Fatalf("ours' entry %q is not in the result:\n%s", e.norm, res.Data)
+			t.Fatalf("ours' entry %q is not in the result:\n%s", e.head, res.Data)
 		}
 	}
 	for _, e := range parseDecisions(theirs, nil).entries {
 		kept := norms[e.norm] || e.id != "" && decided[[3]string{e.id, e.status, e.answer}]
 		if !kept && !old[e.norm] && !bytes.Equal(theirs, base) {
-			t.Fatalf("theirs' entry %q is not in the result:\n%s", e.norm, res.Data)
+			t.Fatalf("theirs' entry %q is not in the result:\n%s", e.head, res.Data)
 		}
 	}
 }

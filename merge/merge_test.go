@@ -148,12 +148,12 @@ func TestQuestions(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			got, err := Questions(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs)))
 			checkResult(t, got, err, c.want, c.conflicts)
 			if !slices.Equal(got.Renamed, c.renamed) {
 				t.Errorf("renamed %v, want %v", got.Renamed, c.renamed)
 			}
-			r, err := Plan([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			r, err := Plan(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +185,7 @@ func TestQuestionsRefuses(t *testing.T) {
 		{"register rows", register(), register(id1), register(id1, id2)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Questions([]byte(c.base), []byte(c.ours), []byte(c.theirs))
+			got, err := Questions(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs)))
 			if err == nil {
 				t.Fatalf("got no error and\n%s", got.Data)
 			}
@@ -232,8 +232,8 @@ func TestState(t *testing.T) {
 	}
 	start := "2026-11-29T09:00:00Z build: started"
 	// Both sides raised q-…-001; the merged questions.md renumbers theirs'.
-	renumbered, err := Plan([]byte(q()), []byte(q(blk(id1, "status: open", "question: Ours?", t10))),
-		[]byte(q(blk(id1, "status: open", "question: Theirs?", t10))))
+	renumbered, err := Plan(Of([]byte(q())), Of([]byte(q(blk(id1, "status: open", "question: Ours?", t10)))),
+		Of([]byte(q(blk(id1, "status: open", "question: Theirs?", t10)))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +335,8 @@ func entry(id, status, answer, at string) string {
 }
 
 func TestDecisions(t *testing.T) {
-	renumbered, err := Plan([]byte(q()), []byte(q(blk(id1, "status: answered", "question: Ours?", t10))),
-		[]byte(q(blk(id1, "status: answered", "question: Theirs?", t10))))
+	renumbered, err := Plan(Of([]byte(q())), Of([]byte(q(blk(id1, "status: answered", "question: Ours?", t10)))),
+		Of([]byte(q(blk(id1, "status: answered", "question: Theirs?", t10)))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,5 +412,27 @@ func TestOneSpaced(t *testing.T) {
 		if got := oneSpaced(in); got != want || got != strings.Join(strings.Fields(in), " ") {
 			t.Errorf("oneSpaced(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A version read again must be the one read first: a file that changes
+// while it is merged is an error, not a merge of two different files.
+func TestQuestionsSourceChanged(t *testing.T) {
+	base := []byte(q(blk(id1, "status: open", "question: Which?", t10)))
+	ours := []byte(q(blk(id1, "status: answered", "question: Which?", t10, "answer: a")))
+	reads := 0
+	theirs := func() ([]byte, error) {
+		reads++
+		if reads > 1 {
+			return []byte(q(blk(id1, "status: dropped", "question: Which?", t10, "answer: b"))), nil
+		}
+		return []byte(q(blk(id1, "status: open", "question: Which?", t10), blk(id2, "status: open", "question: New?", t11))), nil
+	}
+	_, err := Questions(Of(base), Of(ours), theirs)
+	if err == nil || !strings.Contains(err.Error(), "their questions.md changed while it was merged") {
+		t.Fatalf("got %v, want the change of theirs named", err)
+	}
+	if reads != 2 {
+		t.Errorf("theirs was read %d times, want 2 (once to plan, once for the block it adds)", reads)
 	}
 }

@@ -1,70 +1,117 @@
 package merge
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// qfile is a questions.md cut into chunks: question blocks, and the text
-// outside them.
+// Source reads one version of a file. A merge of questions.md reads each
+// version when it needs it, and more than once, so that three versions of
+// a large file are never all held at once: what it keeps of a version
+// between reads is a summary of each block (ids, what the question is, a
+// digest of its bytes) and the text outside the blocks.
+type Source func() ([]byte, error)
+
+// Of is the Source of a version already read.
+func Of(data []byte) Source { return func() ([]byte, error) { return data, nil } }
+
+// qfile is a version of questions.md: its question blocks, and the
+// stretches of text outside them.
 type qfile struct {
-	text
+	src    Source
+	name   string
+	bom    bool
+	nl     string   // the ending new lines get: the file's first, else "\n"
+	sum    [32]byte // SHA-256 of the whole file
 	blocks []*qblock
-	chunks []qchunk
-	ids    map[string]bool
+	texts  []qtext
 }
 
-// qchunk is a question block (block != nil) or a stretch of other text.
-type qchunk struct {
-	block *qblock
-	lines []string
-	key   string // text: which stretch it is, for the three-way merge
+// qtext is a stretch of text outside the blocks.
+type qtext struct {
+	at    int      // how many blocks come before it
+	lines []string // its lines
+	key   textKey  // which stretch it is, for the three-way merge
 }
 
-// qblock is one question block as a version of the file has it. What
-// matching and checking need of every block is read once; the fields are
-// decoded from the lines only for the blocks a merge changes (fields),
-// so that three versions of a large file are not held decoded.
+// textKey names a stretch of text outside the blocks across versions: by
+// its first line (trimmed), and how many stretches before it begin with
+// the same line; the text before the first block is the prelude.
+type textKey struct {
+	first   string
+	n       int
+	prelude bool
+}
+
+// qblock is one question block as a version of the file has it: what
+// matching and checking need of every block, read once. Its text is read
+// again (fetch) only for the blocks the merge writes or changes, and its
+// fields are decoded only where a merge changes it (fields).
 type qblock struct {
-	qid            string
-	lines          []string // heading first, up to the next heading that ends it
-	ident          ident    // what the question is, across versions
-	from           string   // renumbered_from
-	raised         string   // raised_at
-	status, answer string
-	supersedes     bool // has a supersedes field, whose ids a renumbering can change
+	qid        string
+	start, end int32    // its bytes in the file (after a byte order mark)
+	sum        [16]byte // of its bytes
+	text       string   // its bytes, once fetched
+	ident      [16]byte // what the question is across versions (identity)
+	hasIdent   bool     // else ident is the digest of its lines after the heading, normalized
+	from       string   // renumbered_from
+	raised     [16]byte // digest of raised_at, or zero
+	status     string
+	answer     [16]byte // digest of the answer
+	supersedes bool     // has a supersedes field, whose ids a renumbering can change
 }
 
-// ident is what a question is across versions: when it was raised, its
-// text (white space runs as one space) and its slice.
-type ident struct{ raised, question, slice string }
+// digest is a short SHA-256 of s: equal digests are equal texts.
+func digest(s string) [16]byte {
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(s), len(s)))
+	return [16]byte(sum[:16])
+}
+
+// digestOr0 is s's digest, or zero for "".
+func digestOr0(s string) [16]byte {
+	if s == "" {
+		return [16]byte{}
+	}
+	return digest(s)
+}
+
+// identity is what a question is across versions: when it was raised, its
+// text (white space runs as one space) and its slice. Without a raised_at
+// and a question it has none (ok is false).
+func identity(raised, question, slice string) (id [16]byte, ok bool) {
+	if question = oneSpaced(question); raised == "" && question == "" {
+		return id, false
+	}
+	return digest(raised + "\x00" + question + "\x00" + slice), true
+}
+
+// lines is the block's text as lines; it must have been fetched.
+func (b *qblock) lines() []string { return splitLines(b.text) }
 
 // field is a block's first field of a key: as written, normalised
 // (mdstore.NormKey), and its value.
 type field struct{ key, norm, value string }
 
-// fields decodes the block's fields from its lines, as mdstore reads them:
+// fields decodes the block's fields from its text, as mdstore reads them:
 // the first field of each key, in order.
 func (b *qblock) fields() []field {
 	if b == nil {
 		return nil
 	}
-	blocks := mdstore.ParseQuestions([]byte(strings.Join(b.lines, ""))).Blocks()
+	blocks := mdstore.ParseQuestions([]byte(b.text)).Blocks()
 	if len(blocks) == 0 {
 		return nil
 	}
-	return firstFields(blocks[0])
-}
-
-func firstFields(mb *mdstore.Block) []field {
-	fs := make([]field, 0, len(mb.Fields()))
-	for _, fd := range mb.Fields() {
+	fs := make([]field, 0, len(blocks[0].Fields()))
+	for _, fd := range blocks[0].Fields() {
 		n := mdstore.NormKey(fd.Key)
 		if !slices.ContainsFunc(fs, func(f field) bool { return f.norm == n }) { // the first of a key counts
 			fs = append(fs, field{key: fd.Key, norm: n, value: fd.Value})
@@ -82,62 +129,131 @@ func find(fs []field, norm string) (string, bool) {
 	return "", false
 }
 
-func value(fs []field, norm string) string {
-	v, _ := find(fs, norm)
-	return v
+// statuses are the statuses a block is expected to have, shared rather than
+// copied for each block.
+var statuses = []string{"open", "answered", "dropped", "rejected"}
+
+// own is s as a string of its own, not part of the file it was read from,
+// which is not kept.
+func own(s string) string {
+	if i := slices.Index(statuses, s); i >= 0 {
+		return statuses[i]
+	}
+	return strings.Clone(s)
 }
 
-// parseQuestions reads a questions.md with mdstore's parser and cuts it
-// into chunks: its blocks, as mdstore bounds them, and the text between.
+// parseQuestions reads a version of questions.md with mdstore's parser and
+// sums up its blocks, as mdstore bounds them, and the text between.
 // Question register rows (a table) are refused: a row is not a block of
 // lines that can be renumbered and merged field by field.
-func parseQuestions(name string, b []byte) (*qfile, error) {
+//
+// ids holds the ids read so far, so that one the versions share is kept
+// once.
+func parseQuestions(name string, src Source, ids map[string]string) (*qfile, error) {
+	b, err := src()
+	if err != nil {
+		return nil, err
+	}
 	if err := readable(name, b); err != nil {
 		return nil, err
 	}
-	f := &qfile{text: splitText(b), ids: map[string]bool{}}
-	// mdstore shares the memory it parses, and so do the fields read from
-	// it: b is not changed while the merge runs.
+	s, t := readHead(b)
+	if len(s) > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: too large to merge (%d bytes)", name, len(b))
+	}
+	f := &qfile{src: src, name: name, bom: t.bom, nl: t.nl, sum: sha256.Sum256(b)}
 	q := mdstore.ParseQuestions(b)
-	at := 0 // next line not yet in a chunk
+	lines := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		lines++
+	}
+	at, off := 0, 0 // the next line not yet in a chunk, and where it starts
+	span := func(to int) (start, end int) {
+		for start = off; at < to; at++ {
+			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+				off += i + 1
+			} else {
+				off = len(s)
+			}
+		}
+		return start, off
+	}
 	texts := map[string]int{}
 	addText := func(to int) {
 		if to <= at {
 			return
 		}
-		lines := f.lines[at:to]
-		key := "\x00prelude"
-		if at > 0 || len(f.blocks) > 0 {
-			first := strings.TrimSpace(body(lines[0]))
-			key = fmt.Sprintf("%s\x00%d", first, texts[first])
+		key := textKey{prelude: true}
+		start, end := span(to)
+		if start > 0 || len(f.blocks) > 0 {
+			first, _, _ := strings.Cut(s[start:end], "\n")
+			first = own(strings.TrimSpace(first))
+			key = textKey{first: first, n: texts[first]}
 			texts[first]++
 		}
-		f.chunks = append(f.chunks, qchunk{lines: lines, key: key})
-		at = to
+		f.texts = append(f.texts, qtext{at: len(f.blocks), lines: ownLines(s[start:end]), key: key})
 	}
 	for _, mb := range q.Blocks() {
 		if mb.Row() {
 			return nil, fmt.Errorf("%s: line %d: %s is a row of a question register table, which is not merged question by question", name, mb.Line(), mb.QID)
 		}
 		head, end := mb.Line()-1, mb.End()
-		if head < at || end > len(f.lines) {
+		if head < at || end > lines {
 			return nil, fmt.Errorf("%s: line %d: question block out of order", name, mb.Line())
 		}
 		addText(head)
+		start, stop := span(end)
 		v, _ := mb.Peek("raisedat", "renumberedfrom", "status", "answer")
 		w, has := mb.Peek("question", "slice", "supersedes")
-		blk := &qblock{qid: mb.QID, lines: f.lines[head:end], raised: v[0], from: strings.TrimSpace(v[1]),
-			status: v[2], answer: v[3], supersedes: has[2]}
-		if question := oneSpaced(w[0]); blk.raised != "" || question != "" {
-			blk.ident = ident{blk.raised, question, w[1]}
+		id, ok := ids[mb.QID]
+		if !ok {
+			id = strings.Clone(mb.QID)
+			ids[id] = id
+		}
+		blk := &qblock{qid: id, start: int32(start), end: int32(stop), sum: digest(s[start:stop]), raised: digestOr0(v[0]),
+			from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
+		if blk.ident, blk.hasIdent = identity(v[0], w[0], w[1]); !blk.hasIdent {
+			blk.ident = digest(normalized(splitLines(s[start:stop])[1:]))
 		}
 		f.blocks = append(f.blocks, blk)
-		f.ids[blk.qid] = true
-		f.chunks = append(f.chunks, qchunk{block: blk, lines: blk.lines})
-		at = end
 	}
-	addText(len(f.lines))
+	addText(lines)
 	return f, nil
+}
+
+// blankLines are the text between two blocks, mostly: kept once, not once
+// for each block.
+var blankLines = map[string][]string{"\n": {"\n"}, "\r\n": {"\r\n"}, "\n\n": {"\n", "\n"}, "\r\n\r\n": {"\r\n", "\r\n"}}
+
+// ownLines is s's lines, in memory of their own.
+func ownLines(s string) []string {
+	if lines, ok := blankLines[s]; ok {
+		return lines
+	}
+	return splitLines(strings.Clone(s))
+}
+
+// fetch reads the version again and keeps the text of the blocks need
+// asks for: a copy of it, unless share (the text then keeps the version's
+// bytes, which the caller holds anyway).
+func (f *qfile) fetch(need func(*qblock) bool, share bool) error {
+	b, err := f.src()
+	if err != nil {
+		return err
+	}
+	if sha256.Sum256(b) != f.sum {
+		return fmt.Errorf("%s changed while it was merged", f.name)
+	}
+	s := strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), utf8BOM)
+	for _, blk := range f.blocks {
+		if need(blk) {
+			blk.text = s[blk.start:blk.end]
+			if !share {
+				blk.text = strings.Clone(blk.text)
+			}
+		}
+	}
+	return nil
 }
 
 // oneSpaced is s with its white space runs as one space and none at
@@ -159,10 +275,7 @@ func asciiSpace(c byte) bool {
 // sameQuestion: two versions of one question, by raised_at, question text
 // and slice; blocks without them are the same when their fields are.
 func sameQuestion(a, b *qblock) bool {
-	if a.ident != (ident{}) || b.ident != (ident{}) {
-		return a.ident == b.ident
-	}
-	return normalized(a.lines[1:]) == normalized(b.lines[1:])
+	return a.hasIdent == b.hasIdent && a.ident == b.ident
 }
 
 // match finds, for each block of base, the block of side that is the same
@@ -195,7 +308,7 @@ func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 		}
 		take(b, byID[b.qid], func(s *qblock) bool {
 			r1, r2 := b.raised, s.raised
-			return r1 == "" || r2 == "" || r1 == r2
+			return r1 == [16]byte{} || r2 == [16]byte{} || r1 == r2
 		})
 	}
 	return baseToSide, sideToBase
@@ -229,8 +342,9 @@ func (r *Renumbering) maps() (base, ours, theirs map[string]string) {
 }
 
 // Plan computes the renumbering that merging the three versions of
-// questions.md makes. Nil or empty versions are files without questions.
-func Plan(base, ours, theirs []byte) (*Renumbering, error) {
+// questions.md makes. A nil Source, or empty version, is a file without
+// questions.
+func Plan(base, ours, theirs Source) (*Renumbering, error) {
 	p, err := newPlan(base, ours, theirs)
 	if err != nil {
 		return nil, err
@@ -267,24 +381,28 @@ type pairing struct {
 	t, base *qblock // base is nil when both sides added the question
 }
 
-func newPlan(base, ours, theirs []byte) (*plan, error) {
+func newPlan(base, ours, theirs Source) (*plan, error) {
 	var err error
 	p := &plan{pairs: map[*qblock]pairing{}, paired: map[*qblock]*qblock{}, outID: map[*qblock]string{}, unplaced: map[*qblock]string{}}
-	if p.b, err = parseQuestions("base questions.md", base); err != nil {
-		return nil, err
-	}
-	if p.o, err = parseQuestions("our questions.md", ours); err != nil {
-		return nil, err
-	}
-	if p.t, err = parseQuestions("their questions.md", theirs); err != nil {
-		return nil, err
+	ids := map[string]string{}
+	for _, v := range []struct {
+		f    **qfile
+		name string
+		src  Source
+	}{{&p.b, "base questions.md", base}, {&p.o, "our questions.md", ours}, {&p.t, "their questions.md", theirs}} {
+		if v.src == nil {
+			v.src = Of(nil)
+		}
+		if *v.f, err = parseQuestions(v.name, v.src, ids); err != nil {
+			return nil, err
+		}
 	}
 	p.bOurs, p.oBase = match(p.b, p.o)
 	p.bTheirs, p.tBase = match(p.b, p.t)
 	switch {
-	case bytes.Equal(ours, theirs), bytes.Equal(base, theirs):
+	case p.o.sum == p.t.sum, p.b.sum == p.t.sum:
 		p.mode = keepOurs
-	case bytes.Equal(base, ours):
+	case p.b.sum == p.o.sum:
 		p.mode = keepTheirs
 	default:
 		p.mode = general
@@ -336,8 +454,8 @@ func (p *plan) place() error {
 			all = append(all, b.qid)
 		}
 	}
-	for id := range p.o.ids {
-		taken[id] = true
+	for _, o := range p.o.blocks {
+		taken[o.qid] = true
 	}
 	for _, t := range fresh {
 		if p.paired[t] != nil {

@@ -32,40 +32,49 @@ func isFinal(status string) bool { return slices.Contains(final, strings.TrimSpa
 // side's decision stands.
 var resolution = []string{"status", "answeredat", "answer", "choice", "answeredby", "auto"}
 
-// expect is a block the result must hold, with the status and answer it
-// must have there.
-type expect struct{ qid, status, answer string }
+// expect is a block the result must hold, with the status and answer (a
+// digest) it must have there.
+type expect struct {
+	qid, status string
+	answer      [16]byte
+}
 
 // Questions merges three versions of questions.md by question block; see
 // the package documentation for the rules.
-func Questions(base, ours, theirs []byte) (Result, error) {
+func Questions(base, ours, theirs Source) (Result, error) {
 	p, err := newPlan(base, ours, theirs)
 	if err != nil {
 		return Result{}, err
 	}
 	switch p.mode {
 	case keepOurs:
-		return Result{Data: bytes.Clone(ours)}, nil
+		return whole(p.o)
 	case keepTheirs:
-		return Result{Data: bytes.Clone(theirs)}, nil
+		return whole(p.t)
+	}
+	if err := p.fetch(); err != nil {
+		return Result{}, err
 	}
 	o := p.o
 	nl := o.nl
 	var pieces []piece
 	var wantO, wantT []expect
 	var conflicts []string
-	oursKeys := map[string]bool{}
+	oursKeys := map[textKey]bool{}
 	baseText, theirsText := textChunks(p.b), textChunks(p.t)
-	for _, c := range o.chunks {
-		if c.block == nil {
-			oursKeys[c.key] = true
-			pieces = append(pieces, clean(mergeText(c, baseText, theirsText, nl)))
-			continue
+	texts := o.texts
+	for i := 0; ; i++ {
+		for ; len(texts) > 0 && texts[0].at == i; texts = texts[1:] {
+			oursKeys[texts[0].key] = true
+			pieces = append(pieces, clean(mergeText(texts[0], baseText, theirsText, nl)))
 		}
-		ob := c.block
+		if i == len(o.blocks) {
+			break
+		}
+		ob := o.blocks[i]
 		pr, ok := p.pairs[ob]
 		if !ok || unchanged(pr.base, ob, pr.t) {
-			pieces = append(pieces, clean(c.lines))
+			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
 			continue
@@ -95,8 +104,8 @@ func Questions(base, ours, theirs []byte) (Result, error) {
 		pieces = append(pieces, clean(lines))
 		wantO, wantT = append(wantO, e), append(wantT, e)
 	}
-	for _, c := range p.t.chunks {
-		if c.block != nil || oursKeys[c.key] {
+	for _, c := range p.t.texts {
+		if oursKeys[c.key] {
 			continue
 		}
 		if _, old := baseText[c.key]; old {
@@ -105,6 +114,7 @@ func Questions(base, ours, theirs []byte) (Result, error) {
 		pieces = breakBefore(pieces, nl)
 		pieces = append(pieces, clean(endLine(withEOL(trimBlankTail(c.lines), nl), nl)))
 	}
+	renamed := p.renamed // the plan is not held while the result is checked
 	merged, ro, rt := render(o.bom, nl, pieces)
 	if err := verify("ours", ro, wantO); err != nil {
 		return Result{}, err
@@ -114,22 +124,56 @@ func Questions(base, ours, theirs []byte) (Result, error) {
 			return Result{}, err
 		}
 	}
-	return Result{Data: merged, Conflicts: conflicts, Renamed: p.renamed}, nil
+	return Result{Data: merged, Conflicts: conflicts, Renamed: renamed}, nil
 }
 
-func textChunks(f *qfile) map[string][]string {
-	m := map[string][]string{}
-	for _, c := range f.chunks {
-		if c.block == nil {
-			m[c.key] = c.lines
+// whole is a version as the result, read again.
+func whole(f *qfile) (Result, error) {
+	data, err := f.src()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Data: bytes.Clone(data)}, nil
+}
+
+// fetch reads again the text of the blocks the merge writes or changes:
+// every block of ours, and the versions of theirs and the base of each
+// question the merge changes or theirs adds. One version is read at a
+// time, and only the texts needed are kept of theirs and the base.
+func (p *plan) fetch() error {
+	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
+	for o, pr := range p.pairs {
+		if !unchanged(pr.base, o, pr.t) {
+			needB[pr.base], needT[pr.t] = true, true
 		}
+	}
+	for _, t := range p.added {
+		needT[t] = true
+	}
+	for _, v := range []struct {
+		f    *qfile
+		need map[*qblock]bool
+	}{{p.b, needB}, {p.t, needT}} {
+		if len(v.need) > 0 {
+			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }, false); err != nil {
+				return err
+			}
+		}
+	}
+	return p.o.fetch(func(*qblock) bool { return true }, true)
+}
+
+func textChunks(f *qfile) map[textKey][]string {
+	m := map[textKey][]string{}
+	for _, c := range f.texts {
+		m[c.key] = c.lines
 	}
 	return m
 }
 
 // mergeText merges text outside the blocks: ours, unless only theirs
 // changed it (or removed it).
-func mergeText(c qchunk, baseText, theirsText map[string][]string, nl string) []string {
+func mergeText(c qtext, baseText, theirsText map[textKey][]string, nl string) []string {
 	b, inBase := baseText[c.key]
 	t, inTheirs := theirsText[c.key]
 	if !inBase || normalized(b) != normalized(c.lines) {
@@ -163,7 +207,7 @@ func breakBefore(pieces []piece, nl string) []piece {
 	last := func(side func(piece) []string) string {
 		for i := len(pieces) - 1; i >= 0; i-- {
 			if l := side(pieces[i]); len(l) > 0 {
-				return l[len(l)-1]
+				return lastLine(l[len(l)-1]) // an element may hold a block's lines
 			}
 		}
 		return ""
@@ -199,13 +243,14 @@ func unchanged(base, o, t *qblock) bool {
 	if o.supersedes || t.supersedes || base != nil && base.supersedes {
 		return false
 	}
-	return slices.Equal(t.lines, o.lines) || base != nil && slices.Equal(t.lines, base.lines)
+	return t.sum == o.sum || base != nil && t.sum == base.sum
 }
 
 // mergeBlock merges the versions of one question into ours' block.
 func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflicts []string, err error) {
 	kvO, kvT, conflicts := mergeFields(base, o, t, p.mapB, p.mapT)
-	linesO, linesT := o.lines, o.lines
+	linesO := o.lines()
+	linesT := linesO
 	if len(kvO) > 0 {
 		if linesO, err = setFields(o, kvO); err != nil {
 			return pc, eo, et, nil, err
@@ -226,7 +271,7 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 			case "status":
 				e.status = kv.Value
 			case "answer":
-				e.answer = kv.Value
+				e.answer = digest(kv.Value)
 			}
 		}
 		return e
@@ -236,7 +281,7 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 
 // setFields writes fields into a copy of a block, as the engine does.
 func setFields(b *qblock, kvs []mdstore.KV) ([]string, error) {
-	q := mdstore.ParseQuestions([]byte(strings.Join(b.lines, "")))
+	q := mdstore.ParseQuestions([]byte(b.text))
 	if err := q.Set(b.qid, kvs...); err != nil {
 		return nil, err
 	}
@@ -345,7 +390,7 @@ func mergeFields(base, o, t *qblock, mapB, mapT map[string]string) (kvO, kvT []m
 // in ours' line endings, under its new id with renumbered_from when it was
 // renumbered, its supersedes following the renumbering.
 func (p *plan) renderAdded(t *qblock, nl string) ([]string, error) {
-	lines := endLine(withEOL(trimBlankTail(t.lines), nl), nl)
+	lines := endLine(withEOL(trimBlankTail(t.lines()), nl), nl)
 	id, ok := p.outID[t]
 	if !ok {
 		return lines, nil
@@ -388,7 +433,7 @@ func verify(side string, data []byte, want []expect) error {
 	for _, w := range want {
 		found := false
 		for _, i := range byID[w.qid] {
-			if b := blocks[i]; !used[i] && b.Value("status") == w.status && b.Value("answer") == w.answer {
+			if v, _ := blocks[i].Peek("status", "answer"); !used[i] && v[0] == w.status && digest(v[1]) == w.answer {
 				used[i], found = true, true
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -90,10 +91,12 @@ func readState(b []byte, m map[string]string) *stateSide {
 	prev := ""
 	for _, l := range lines {
 		t := mapIDs(l, m)
-		if f := strings.Fields(t); len(f) > 0 {
-			if _, err := time.Parse(time.RFC3339, f[0]); err == nil {
-				prev = f[0]
-			}
+		first := t // the entry is trimmed: its first field ends at a space
+		if i := strings.IndexFunc(t, unicode.IsSpace); i >= 0 {
+			first = t[:i]
+		}
+		if _, err := time.Parse(time.RFC3339, first); err == nil {
+			prev = first
 		}
 		v.log = append(v.log, logLine{text: t, at: prev})
 	}
@@ -158,6 +161,7 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		return res, err
 	}
 	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
+	b.s, t.s = nil, nil // what is left to read, the sides hold: only ours is written
 
 	// Whose pause (or stop) stands: the side that changed it, else the
 	// stronger; two different pauses or stops are a conflict.

@@ -27,29 +27,43 @@ type text struct {
 // splitText cuts b into lines. The lines share b's memory (no copy of a
 // file of megabytes is made): b must not change afterwards.
 func splitText(b []byte) text {
+	s, t := readHead(b)
+	t.lines = splitLines(s)
+	return t
+}
+
+// readHead is b as a string without its byte order mark (sharing b's
+// memory), and the text's mark and line ending, without lines.
+func readHead(b []byte) (string, text) {
 	s := unsafe.String(unsafe.SliceData(b), len(b))
-	t := text{nl: "\n", lines: make([]string, 0, strings.Count(s, "\n")+1)}
+	t := text{nl: "\n"}
 	if strings.HasPrefix(s, utf8BOM) {
 		t.bom, s = true, s[len(utf8BOM):]
 	}
-	first := true
+	if i := strings.IndexByte(s, '\n'); i > 0 && s[i-1] == '\r' {
+		t.nl = "\r\n"
+	}
+	return s, t
+}
+
+// splitLines cuts s into lines that keep their endings; they share s.
+func splitLines(s string) []string {
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			t.lines = append(t.lines, s)
+			lines = append(lines, s)
 			break
 		}
-		l := s[:i+1]
-		if first {
-			first = false
-			if strings.HasSuffix(l, "\r\n") {
-				t.nl = "\r\n"
-			}
-		}
-		t.lines = append(t.lines, l)
+		lines = append(lines, s[:i+1])
 		s = s[i+1:]
 	}
-	return t
+	return lines
+}
+
+// lastLine is the last of the lines s holds.
+func lastLine(s string) string {
+	return s[strings.LastIndexByte(strings.TrimSuffix(s, "\n"), '\n')+1:]
 }
 
 // body is a line without its ending.

@@ -292,7 +292,7 @@ func (e *env) open() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	budgetMemory(ws)
+	budgetMemory(workspaceBudget(ws))
 	eng, err := engine.Open(ws, e.now, e.c.Duration("lock-timeout"), os.Getenv("DEVRITES_ACTOR"))
 	if err != nil {
 		return nil, err
@@ -304,37 +304,43 @@ func (e *env) open() (*engine.Engine, error) {
 	return eng, nil
 }
 
-// budgetMemory sets how the collector works for a command on ws: only when
-// the heap nears a budget of 27 MiB, or of two and a half times the size of
-// the workspace's three files when that is more. A command is short: it
-// reads the files, holds them and their lines while it works, and exits.
-// On a workspace of 10,000 questions (9 MB of files) a resolve allocates
-// about 18 MB in all, which fits the budget: no collection runs, where the
-// default collector would have run three or four and cost a tenth of the
-// time (at 24 MiB one collection still ran, and took 5 ms of 37). Added to
-// the binary and the runtime's own, the budget keeps a command under the
-// 32 MB SPEC §12 allows. A command that reads every question (doctor) allocates more, and
-// is collected as it nears the budget, where the default would have let
-// the heap grow to twice what it holds, past the 32 MB SPEC §12 allows.
-// A file of very short lines can hold more than the budget in its lines:
-// after a collection that finds the heap still near the budget, the budget
-// grows (nextBudget), so the collector does not run again and again. GOGC
-// or GOMEMLIMIT set by the caller are left as they are. It returns what
-// stops the watch, for tests.
-func budgetMemory(ws *mdstore.Workspace) (stop func()) {
+// budgetMemory sets how the collector works for the rest of a command: it
+// runs only when the heap nears budget. A command is short: it reads its
+// files, holds them and their lines while it works, and exits. The default
+// collector runs whenever the heap has doubled, which costs time while the
+// heap is small, and lets it grow to twice what it holds, past the 32 MB
+// SPEC §12 allows; near a budget it runs only when it must. A file of very
+// short lines can hold more than the budget in its lines: after a
+// collection that finds the heap still near the budget, the budget grows
+// (nextBudget), so the collector does not run again and again. GOGC or
+// GOMEMLIMIT set by the caller are left as they are. It returns what stops
+// the watch, for tests.
+func budgetMemory(budget int64) (stop func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
+	debug.SetMemoryLimit(budget)
+	debug.SetGCPercent(-1)
+	return watchBudget(budget)
+}
+
+// workspaceBudget is the budget of a command on ws: 27 MiB, or two and a
+// half times the size of the workspace's three files when that is more.
+// On a workspace of 10,000 questions (9 MB of files) a resolve allocates
+// about 18 MB in all, which fits: no collection runs, where the default
+// collector would have run three or four and cost a tenth of the time (at
+// 24 MiB one collection still ran, and took 5 ms of 37). A command that
+// reads every question (doctor) allocates more, and is collected as it
+// nears the budget. Added to the binary's and the runtime's own memory,
+// the budget keeps every command under 32 MB at 10,000 questions.
+func workspaceBudget(ws *mdstore.Workspace) int64 {
 	var size int64
 	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
 		if fi, err := os.Stat(ws.Path(name)); err == nil {
 			size += fi.Size()
 		}
 	}
-	budget := max(27<<20, size*5/2)
-	debug.SetMemoryLimit(budget)
-	debug.SetGCPercent(-1)
-	return watchBudget(budget)
+	return max(27<<20, size*5/2)
 }
 
 // watchBudget looks at the live heap after each collection (a finalizer
@@ -343,6 +349,7 @@ func budgetMemory(ws *mdstore.Workspace) (stop func()) {
 func watchBudget(budget int64) (stop func()) {
 	var stopped atomic.Bool
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	high := 0
 	type sentinel struct{ _ *int } // not a tiny allocation, whose finalizer may never run
 	var arm func()
 	arm = func() {
@@ -351,7 +358,8 @@ func watchBudget(budget int64) (stop func()) {
 				return
 			}
 			metrics.Read(live)
-			if b := nextBudget(budget, int64(live[0].Value.Uint64())); b != budget {
+			var b int64
+			if b, high = nextBudget(budget, int64(live[0].Value.Uint64()), high); b != budget {
 				budget = b
 				debug.SetMemoryLimit(b)
 			}
@@ -363,14 +371,21 @@ func watchBudget(budget int64) (stop func()) {
 }
 
 // nextBudget is the budget after a collection that found live bytes in
-// use: the same while they are under four fifths of it, else half as much
-// again as them, so that the next collection waits until half as much
-// again has been allocated, as with GOGC=50.
-func nextBudget(budget, live int64) int64 {
-	if live*5 <= budget*4 {
-		return budget
+// use, given how many collections in a row before it found the heap near
+// the budget (high): the same budget while the live bytes are under four
+// fifths of it; else half as much again as them, so that the next
+// collection waits until half as much again has been allocated, as with
+// GOGC=50. Near the budget, it grows only when a second collection in a
+// row finds the heap there: one may have met a passing peak (the largest
+// file read and parsed at once), the next would have had it collected.
+func nextBudget(budget, live int64, high int) (int64, int) {
+	switch {
+	case live*5 <= budget*4:
+		return budget, 0
+	case live <= budget && high == 0:
+		return budget, 1
 	}
-	return live * 3 / 2
+	return live * 3 / 2, 0
 }
 
 // print writes v as JSON, or text for people (unless --quiet).

@@ -337,24 +337,27 @@ func mergeDriver(ctx context.Context, o, a, b, p string, stderr io.Writer) (code
 			code = giveUp(fmt.Sprintf("internal error: %v", r))
 		}
 	}()
-	var data [3][]byte
-	for i, f := range []string{o, a, b} {
-		var err error
-		if data[i], err = os.ReadFile(f); err != nil {
-			return giveUp(err)
-		}
-	}
-	base, ours, theirs := data[0], data[1], data[2]
+	budgetMemory(mergeBudget(o, a, b))
+	// The versions are read when the merge asks, so that it never holds
+	// all of them at once.
+	file := func(name string) merge.Source { return func() ([]byte, error) { return os.ReadFile(name) } }
 	var res merge.Result
 	var err error
 	switch path.Base(filepath.ToSlash(p)) {
 	case mdstore.QuestionsFile:
-		res, err = merge.Questions(base, ours, theirs)
+		res, err = merge.Questions(file(o), file(a), file(b))
 	case mdstore.StateFile, mdstore.DecisionsFile:
 		var r *merge.Renumbering
-		if r, err = siblingPlan(ctx, p, base, ours, theirs); err != nil {
+		if r, err = siblingPlan(ctx, p, file(o), file(a), file(b)); err != nil {
 			return giveUp(err)
 		}
+		var data [3][]byte
+		for i, f := range []string{o, a, b} {
+			if data[i], err = os.ReadFile(f); err != nil {
+				return giveUp(err)
+			}
+		}
+		base, ours, theirs := data[0], data[1], data[2]
 		if path.Base(p) == mdstore.StateFile {
 			res, err = merge.State(base, ours, theirs, r)
 		} else {
@@ -382,6 +385,20 @@ func mergeDriver(ctx context.Context, o, a, b, p string, stderr io.Writer) (code
 	return 0
 }
 
+// mergeBudget is the memory budget of a merge (budgetMemory): 22 MiB, or
+// four times the largest version when that is more. A merge reads one
+// version at a time and keeps a summary of each (see merge.Source); at
+// 10,000 questions (5 MB a version) it stays under 30 MB.
+func mergeBudget(files ...string) int64 {
+	var largest int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			largest = max(largest, fi.Size())
+		}
+	}
+	return max(22<<20, 4*largest)
+}
+
 // lineMerge writes git's own three-way line merge of the files to a and
 // returns its exit code, or 1 whenever always is set. When git cannot do
 // it either, the whole of both sides goes between conflict markers.
@@ -406,15 +423,20 @@ func lineMerge(ctx context.Context, o, a, b string, always bool) int {
 }
 
 // siblingPlan computes the renumbering of the questions.md beside p from
-// its three versions in the commits being merged.
-func siblingPlan(ctx context.Context, p string, base, ours, theirs []byte) (*merge.Renumbering, error) {
+// its three versions in the commits being merged, which it finds by the
+// versions of p that git gave the driver.
+func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source) (*merge.Renumbering, error) {
 	g, err := newCatFile(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer g.close()
 	sib := path.Join(path.Dir(filepath.ToSlash(p)), mdstore.QuestionsFile)
-	is := func(rev string, want []byte) bool {
+	is := func(rev string, version merge.Source) bool {
+		want, err := version()
+		if err != nil {
+			return false
+		}
 		got, ok, err := g.blob(rev + ":" + p)
 		return err == nil && (ok && bytes.Equal(got, want) || !ok && len(want) == 0)
 	}
@@ -452,8 +474,12 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs []byte) (*mer
 		mergeBases = strings.Fields(string(out))
 	}
 	baseRev := ""
+	hasBase := false
+	if b, err := base(); err == nil && len(b) > 0 {
+		hasBase = true
+	}
 	for _, rev := range append(bases, mergeBases...) {
-		if len(base) > 0 && is(rev, base) {
+		if hasBase && is(rev, base) {
 			baseRev = rev
 			break
 		}
@@ -461,13 +487,14 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs []byte) (*mer
 	if baseRev == "" && len(mergeBases) > 0 {
 		baseRev = mergeBases[0] // a virtual base: the first real one stands for it
 	}
-	var qs [3][]byte
+	var qs [3]merge.Source
 	for i, rev := range []string{baseRev, oursRev, theirsRev} {
 		if i == 0 && rev == "" {
 			continue // no common history: no base
 		}
-		if qs[i], _, err = g.blob(rev + ":" + sib); err != nil {
-			return nil, err
+		qs[i] = func() ([]byte, error) {
+			b, _, err := g.blob(rev + ":" + sib)
+			return b, err
 		}
 	}
 	return merge.Plan(qs[0], qs[1], qs[2])

@@ -36,7 +36,7 @@ func TestBudgetMemory(t *testing.T) {
 		write(mdstore.DecisionsFile, tc.decisions)
 		debug.SetMemoryLimit(math.MaxInt64)
 		debug.SetGCPercent(100)
-		budgetMemory(ws)()
+		budgetMemory(workspaceBudget(ws))()
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("files of %d bytes: got limit %d, want %d", 6<<20+tc.decisions, got, tc.want)
 		}
@@ -47,7 +47,7 @@ func TestBudgetMemory(t *testing.T) {
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Setenv(env, "50")
 		debug.SetMemoryLimit(math.MaxInt64)
-		budgetMemory(ws)()
+		budgetMemory(workspaceBudget(ws))()
 		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 || debug.SetGCPercent(100) != 100 {
 			t.Errorf("with %s: got limit %d, want the collector left alone", env, got)
 		}
@@ -55,12 +55,38 @@ func TestBudgetMemory(t *testing.T) {
 	}
 }
 
+// A merge's budget is 22 MiB, or four times its largest version.
+func TestMergeBudget(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, size := range []int{1 << 20, 7 << 20, 3 << 20} {
+		f := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.WriteFile(f, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	if got := mergeBudget(files[0]); got != 22<<20 {
+		t.Errorf("a 1 MiB version: got %d, want 22 MiB", got)
+	}
+	if got := mergeBudget(append(files, filepath.Join(dir, "missing"))...); got != 28<<20 {
+		t.Errorf("versions of 1, 7 and 3 MiB: got %d, want 28 MiB", got)
+	}
+}
+
 func TestNextBudget(t *testing.T) {
-	for _, tc := range []struct{ budget, live, want int64 }{
-		{100, 10, 100}, {100, 80, 100}, {100, 81, 121}, {100, 200, 300},
+	for _, tc := range []struct {
+		budget, live int64
+		high         int
+		want         int64
+		wantHigh     int
+	}{
+		{100, 10, 0, 100, 0}, {100, 80, 0, 100, 0}, {100, 80, 1, 100, 0},
+		{100, 81, 0, 100, 1}, {100, 81, 1, 121, 0}, {100, 100, 1, 150, 0},
+		{100, 200, 0, 300, 0},
 	} {
-		if got := nextBudget(tc.budget, tc.live); got != tc.want {
-			t.Errorf("nextBudget(%d, %d) = %d, want %d", tc.budget, tc.live, got, tc.want)
+		if got, high := nextBudget(tc.budget, tc.live, tc.high); got != tc.want || high != tc.wantHigh {
+			t.Errorf("nextBudget(%d, %d, %d) = %d, %d; want %d, %d", tc.budget, tc.live, tc.high, got, high, tc.want, tc.wantHigh)
 		}
 	}
 }
