@@ -37,15 +37,28 @@ func decisionTitles(b []byte) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		s := unsafe.String(unsafe.SliceData(b), len(b))
 		if !hasMarker(s) {
+			// Without fenced code a heading is a line that starts (after at
+			// most three spaces) with "##": found by searching for "##",
+			// not by cutting every line.
 			s = strings.TrimPrefix(s, utf8BOM)
-			for s != "" {
-				l, rest, _ := strings.Cut(s, "\n")
-				if headingLevel(l) == 2 && !yield(headingTitle(l)) {
+			for at := 0; ; {
+				i := strings.Index(s[at:], "##")
+				if i < 0 {
 					return
 				}
-				s = rest
+				i += at
+				start := strings.LastIndexByte(s[:i], '\n') + 1
+				end := strings.IndexByte(s[i:], '\n')
+				if end < 0 {
+					end = len(s)
+				} else {
+					end += i
+				}
+				if l := s[start:end]; strings.Trim(s[start:i], " ") == "" && headingLevel(l) == 2 && !yield(headingTitle(l)) {
+					return
+				}
+				at = end
 			}
-			return
 		}
 		d := splitString(s)
 		for _, i := range d.level2() {
@@ -77,12 +90,12 @@ func (d *doc) level2() []int {
 }
 
 // DecisionQIDs returns the question ids that decisions.md records: the
-// first word of each heading that is a qid.
+// first word of each heading that is a qid. They share b's memory.
 func DecisionQIDs(b []byte) []string {
 	var out []string
 	for t := range decisionTitles(b) {
 		if id, _, _ := strings.Cut(t, " "); qid.Shaped(id) {
-			out = append(out, strings.Clone(id))
+			out = append(out, id)
 		}
 	}
 	return out

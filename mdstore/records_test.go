@@ -1,7 +1,9 @@
 package mdstore
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,4 +102,38 @@ func FuzzRecords(f *testing.F) {
 			t.Fatalf("from the file: got %q, %v; want %q", back, err, recs)
 		}
 	})
+}
+
+// decisionTitles finds the headings of a file without fenced code by
+// searching for "##": it gives what reading every line gives, on lines
+// made of the pieces a heading search can trip on.
+func TestDecisionTitlesBySearch(t *testing.T) {
+	byLine := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(strings.TrimPrefix(s, utf8BOM), "\n") {
+			if headingLevel(l) == 2 {
+				out = append(out, headingTitle(l))
+			}
+		}
+		return out
+	}
+	pieces := []string{"##", "#", " ", "   ", "\t", "\n", "\r\n", "a", "q-2026-11-29-001 answered", "###"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	cases := []string{"", "##", "## a", " ## a\n  ## b\n   ## c\n    ## d", "x ## y\n## z", "## a ## b\n", utf8BOM + "## a\n"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, c := range cases {
+		var got []string
+		for title := range decisionTitles([]byte(c)) {
+			got = append(got, title)
+		}
+		if want := byLine(c); !slices.Equal(got, want) {
+			t.Fatalf("decisionTitles(%q) = %q, want %q", c, got, want)
+		}
+	}
 }
