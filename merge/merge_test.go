@@ -435,4 +435,16 @@ func TestQuestionsSourceChanged(t *testing.T) {
 	if reads != 2 {
 		t.Errorf("theirs was read %d times, want 2 (once to plan, once for the block it adds)", reads)
 	}
+	// Theirs changed nothing: the result is ours whole, read again.
+	reads = 0
+	changing := func() ([]byte, error) {
+		if reads++; reads > 1 {
+			return []byte("garbage that was never planned\n"), nil
+		}
+		return ours, nil
+	}
+	_, err = Questions(Of(base), changing, Of(base))
+	if err == nil || !strings.Contains(err.Error(), "our questions.md changed while it was merged") {
+		t.Fatalf("ours whole: got %v, want the change of ours named", err)
+	}
 }

@@ -158,7 +158,7 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 		return nil, err
 	}
 	s, t := readHead(b)
-	if len(s) > math.MaxInt32 {
+	if len(b) > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: too large to merge (%d bytes)", name, len(b))
 	}
 	f := &qfile{src: src, name: name, bom: t.bom, nl: t.nl, sum: sha256.Sum256(b)}
@@ -222,7 +222,8 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 }
 
 // blankLines are the text between two blocks, mostly: kept once, not once
-// for each block.
+// for each block. Their slices are shared, so nothing may write into a
+// text's lines (the merge builds new slices where it changes them).
 var blankLines = map[string][]string{"\n": {"\n"}, "\r\n": {"\r\n"}, "\n\n": {"\n", "\n"}, "\r\n\r\n": {"\r\n", "\r\n"}}
 
 // ownLines is s's lines, in memory of their own.
@@ -233,16 +234,25 @@ func ownLines(s string) []string {
 	return splitLines(strings.Clone(s))
 }
 
+// reread reads the version again, which must be the one summed up.
+func (f *qfile) reread() ([]byte, error) {
+	b, err := f.src()
+	if err != nil {
+		return nil, err
+	}
+	if sha256.Sum256(b) != f.sum {
+		return nil, fmt.Errorf("%s changed while it was merged", f.name)
+	}
+	return b, nil
+}
+
 // fetch reads the version again and keeps the text of the blocks need
 // asks for: a copy of it, unless share (the text then keeps the version's
 // bytes, which the caller holds anyway).
 func (f *qfile) fetch(need func(*qblock) bool, share bool) error {
-	b, err := f.src()
+	b, err := f.reread()
 	if err != nil {
 		return err
-	}
-	if sha256.Sum256(b) != f.sum {
-		return fmt.Errorf("%s changed while it was merged", f.name)
 	}
 	s := strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), utf8BOM)
 	for _, blk := range f.blocks {

@@ -63,15 +63,14 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	oursKeys := map[textKey]bool{}
 	baseText, theirsText := textChunks(p.b), textChunks(p.t)
 	texts := o.texts
-	for i := 0; ; i++ {
+	textsBefore := func(i int) { // ours' text between block i-1 and block i
 		for ; len(texts) > 0 && texts[0].at == i; texts = texts[1:] {
 			oursKeys[texts[0].key] = true
 			pieces = append(pieces, clean(mergeText(texts[0], baseText, theirsText, nl)))
 		}
-		if i == len(o.blocks) {
-			break
-		}
-		ob := o.blocks[i]
+	}
+	for i, ob := range o.blocks {
+		textsBefore(i)
 		pr, ok := p.pairs[ob]
 		if !ok || unchanged(pr.base, ob, pr.t) {
 			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
@@ -87,6 +86,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 		wantO, wantT = append(wantO, eo), append(wantT, et)
 		conflicts = append(conflicts, why...)
 	}
+	textsBefore(len(o.blocks))
 	for _, t := range p.added {
 		lines, err := p.renderAdded(t, nl)
 		if err != nil {
@@ -127,9 +127,10 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	return Result{Data: merged, Conflicts: conflicts, Renamed: renamed}, nil
 }
 
-// whole is a version as the result, read again.
+// whole is a version as the result, read again: it must still be the one
+// planned with.
 func whole(f *qfile) (Result, error) {
-	data, err := f.src()
+	data, err := f.reread()
 	if err != nil {
 		return Result{}, err
 	}
@@ -144,7 +145,10 @@ func (p *plan) fetch() error {
 	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
 	for o, pr := range p.pairs {
 		if !unchanged(pr.base, o, pr.t) {
-			needB[pr.base], needT[pr.t] = true, true
+			needT[pr.t] = true
+			if pr.base != nil {
+				needB[pr.base] = true
+			}
 		}
 	}
 	for _, t := range p.added {

@@ -38,6 +38,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -424,25 +425,34 @@ func lineMerge(ctx context.Context, o, a, b string, always bool) int {
 
 // siblingPlan computes the renumbering of the questions.md beside p from
 // its three versions in the commits being merged, which it finds by the
-// versions of p that git gave the driver.
+// versions of p that git gave the driver: each is read once, and a commit's
+// p is compared with it by SHA-256.
 func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source) (*merge.Renumbering, error) {
+	type version struct {
+		sum   [32]byte
+		empty bool
+	}
+	var vs [3]version
+	for i, src := range []merge.Source{base, ours, theirs} {
+		b, err := src()
+		if err != nil {
+			return nil, err
+		}
+		vs[i] = version{sha256.Sum256(b), len(b) == 0}
+	}
 	g, err := newCatFile(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer g.close()
 	sib := path.Join(path.Dir(filepath.ToSlash(p)), mdstore.QuestionsFile)
-	is := func(rev string, version merge.Source) bool {
-		want, err := version()
-		if err != nil {
-			return false
-		}
+	is := func(rev string, v version) bool {
 		got, ok, err := g.blob(rev + ":" + p)
-		return err == nil && (ok && bytes.Equal(got, want) || !ok && len(want) == 0)
+		return err == nil && (ok && sha256.Sum256(got) == v.sum || !ok && v.empty)
 	}
 	oursRev, found := "", false
 	for _, rev := range []string{"HEAD", ""} { // "" is the index: ":path"
-		if is(rev, ours) {
+		if is(rev, vs[1]) {
 			oursRev, found = rev, true
 			break
 		}
@@ -453,7 +463,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 	theirsRev := ""
 	for _, stage := range []func(context.Context, string) []string{namedTheirs, searchTheirs} {
 		for _, rev := range stage(ctx, p) {
-			if is(rev, theirs) {
+			if is(rev, vs[2]) {
 				theirsRev = rev
 				break
 			}
@@ -474,12 +484,8 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 		mergeBases = strings.Fields(string(out))
 	}
 	baseRev := ""
-	hasBase := false
-	if b, err := base(); err == nil && len(b) > 0 {
-		hasBase = true
-	}
 	for _, rev := range append(bases, mergeBases...) {
-		if hasBase && is(rev, base) {
+		if !vs[0].empty && is(rev, vs[0]) {
 			baseRev = rev
 			break
 		}
