@@ -76,7 +76,13 @@ func (s *Server) questionEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, _, ok := s.current(w, r, t); !ok {
+	release, ok := s.takeTurn(r)
+	if !ok {
+		return
+	}
+	_, _, ok = s.current(w, r, t)
+	release() // the stream only looks at the files' stamps
+	if !ok {
 		return
 	}
 	s.stream(w, r, func() string { return stamp([]*mdstore.Workspace{t.ws}) })

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -736,5 +737,41 @@ func TestRoutedResponses(t *testing.T) {
 	}
 	if got := f.get(f.link("pay", q1)).Code; got != http.StatusForbidden {
 		t.Errorf("the link once final: got %d, want 403", got)
+	}
+}
+
+// Requests read the workspaces one at a time: a page waits while another
+// request holds the turn, and is served once it ends; a request that ends
+// while it waits gets nothing.
+func TestOneReaderAtATime(t *testing.T) {
+	f := newFixture(t)
+	release, ok := f.s.takeTurn(request(http.MethodGet, "/", nil))
+	if !ok {
+		t.Fatal("the first request did not get its turn")
+	}
+	done := make(chan *httptest.ResponseRecorder)
+	go func() { done <- f.get(f.s.InboxPath()) }()
+	select {
+	case w := <-done:
+		t.Fatalf("the inbox was served (%d) while another request read the files", w.Code)
+	case <-time.After(100 * time.Millisecond):
+	}
+	release()
+	select {
+	case w := <-done:
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), q1) {
+			t.Fatalf("after the turn: got %d, want 200 with %s", w.Code, q1)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the inbox was not served after the turn ended")
+	}
+
+	release, _ = f.s.takeTurn(request(http.MethodGet, "/", nil))
+	defer release()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := request(http.MethodGet, f.s.InboxPath(), nil).WithContext(ctx)
+	cancel()
+	if w := f.serve(r); w.Body.Len() != 0 || w.Header().Get("Set-Cookie") != "" {
+		t.Fatalf("a request that ended while waiting was served: %d %q", w.Code, w.Body)
 	}
 }
