@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,64 @@ func TestStateEditKeepsBytes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// WriteTo sends the stretches a file kept from its reading straight out,
+// and writes the same bytes as Bytes, whatever the edits, endings, byte
+// order mark or missing final newline.
+func TestWriteToUneditedRuns(t *testing.T) {
+	var blocks strings.Builder
+	for i := 1; i <= 2000; i++ { // 170 KB: three pieces of 64 KB
+		fmt.Fprintf(&blocks, "## q-2026-11-29-%03d\nstatus: open\ngate: blocking\nquestion: Which one, %d?\noptions: |\n  1. This\n  2. That\n\n", i, i)
+	}
+	edits := map[string]func(q *Questions) error{
+		"none": func(*Questions) error { return nil },
+		"set": func(q *Questions) error {
+			return q.Set("q-2026-11-29-150", KV{Key: "status", Value: "answered"}, KV{Key: "answer", Value: "This"})
+		},
+		"append": func(q *Questions) error { q.Append("q-2026-11-29-2001", KV{Key: "status", Value: "open"}); return nil },
+		"rename": func(q *Questions) error { return q.Rename(q.Find("q-2026-11-29-002").Line(), "q-2026-11-29-999") },
+		"set first and last": func(q *Questions) error {
+			if err := q.Set("q-2026-11-29-001", KV{Key: "status", Value: "dropped"}); err != nil {
+				return err
+			}
+			return q.Set("q-2026-11-29-2000", KV{Key: "status", Value: "dropped"})
+		},
+	}
+	for _, form := range []struct{ name, bom, text string }{
+		{"lf", "", "# Questions\n\n" + blocks.String()},
+		{"crlf", "", strings.ReplaceAll("# Questions\n\n"+blocks.String(), "\n", "\r\n")},
+		{"bom, no final newline", utf8BOM, "# Questions\n\n" + strings.TrimSuffix(blocks.String(), "\n\n")},
+	} {
+		for name, edit := range edits {
+			q := ParseQuestions([]byte(form.bom + form.text))
+			if err := edit(q); err != nil {
+				t.Fatalf("%s, %s: %v", form.name, name, err)
+			}
+			var w countingWriter
+			if n, err := q.WriteTo(&w); err != nil || n != int64(w.Len()) || !bytes.Equal(w.Bytes(), q.Bytes()) {
+				t.Fatalf("%s, %s: WriteTo wrote %d bytes (%v), not what Bytes gives", form.name, name, n, err)
+			}
+			want := 5 // the stretch before an edit, the edit, the stretch after
+			if name == "none" {
+				want = 1 + len(form.bom) // the byte order mark goes through the buffer
+				want = min(want, 2)
+			}
+			if w.writes > want {
+				t.Errorf("%s, %s: %d writes for %d bytes, want at most %d: the unedited stretches written whole", form.name, name, w.writes, w.Len(), want)
+			}
+		}
 	}
 }

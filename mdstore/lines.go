@@ -42,6 +42,7 @@ func (e ending) String() string { return endings[e] }
 type doc struct {
 	bom   bool
 	lines []line
+	src   string // the text the lines were cut from (edits leave it as it is)
 	nl    ending // line ending for new lines: the file's first ending, else "\n"
 	// noFence is true while no line holds "```" or "~~~": there is then no
 	// fenced code, and nothing needs goldmark or a per-line search.
@@ -59,7 +60,7 @@ func splitString(s string) doc {
 		d.bom = true
 		s = s[len(utf8BOM):]
 	}
-	d.lines = splitLines(s)
+	d.lines, d.src = splitLines(s), s
 	if len(d.lines) > 0 && (d.lines[0].eol == lf || d.lines[0].eol == crlf) {
 		d.nl = d.lines[0].eol // the first line's ending, if it has a whole one
 	}
@@ -155,29 +156,92 @@ func (d *doc) bytes() []byte {
 }
 
 // writeTo writes the bytes that bytes returns, without building them
-// whole: they go out in pieces of 64 KB.
+// whole. A run of lines that is still a stretch of the text they were cut
+// from (unedited) goes out straight from it, in one piece; other lines are
+// gathered in pieces of 64 KB.
 func (d *doc) writeTo(w io.Writer) (int64, error) {
 	buf := make([]byte, 0, 64<<10)
 	var n int64
-	flush := func() error {
-		k, err := w.Write(buf)
+	write := func(p []byte) error {
+		if len(p) == 0 {
+			return nil
+		}
+		k, err := w.Write(p)
 		n += int64(k)
-		buf = buf[:0]
 		return err
 	}
 	if d.bom {
 		buf = append(buf, utf8BOM...)
 	}
-	for _, l := range d.lines {
-		eol := l.eol.String()
-		if len(buf)+len(l.text)+len(eol) > cap(buf) {
-			if err := flush(); err != nil {
-				return n, err
-			}
+	put := func(parts ...string) error { // through the buffer
+		size := 0
+		for _, p := range parts {
+			size += len(p)
 		}
-		buf = append(append(buf, l.text...), eol...) // a line longer than the buffer grows it
+		if len(buf)+size > cap(buf) {
+			if err := write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		for _, p := range parts {
+			buf = append(buf, p...) // a piece longer than the buffer grows it
+		}
+		return nil
 	}
-	return n, flush()
+	for i := 0; i < len(d.lines); {
+		j, run := d.unedited(i)
+		var err error
+		switch {
+		case len(run) >= 4<<10: // straight out, after what the buffer holds
+			if err = write(buf); err == nil {
+				buf = buf[:0]
+				err = write(unsafe.Slice(unsafe.StringData(run), len(run)))
+			}
+		case j > i:
+			err = put(run)
+		default:
+			l := d.lines[i]
+			err, j = put(l.text, l.eol.String()), i+1
+		}
+		if err != nil {
+			return n, err
+		}
+		i = j
+	}
+	return n, write(buf)
+}
+
+// unedited returns the run of lines from i that are, byte for byte, a
+// stretch of src: the index after its last line, and the stretch. A line
+// with text is in the run when its text is the very memory of src where
+// the run has come to (lines are cut from src sharing its memory, an edit
+// makes new strings); an empty line, when its ending is src's there. The
+// run is empty when line i has no text in src.
+func (d *doc) unedited(i int) (int, string) {
+	l := d.lines[i]
+	if l.text == "" || d.src == "" {
+		return i, ""
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(d.src)))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(l.text)))
+	if p < base || p >= base+uintptr(len(d.src)) {
+		return i, ""
+	}
+	start := int(p - base)
+	at, j := start, i
+	for ; j < len(d.lines); j++ {
+		l := d.lines[j]
+		if l.text != "" && (uintptr(unsafe.Pointer(unsafe.StringData(l.text))) != base+uintptr(at) || at+len(l.text) > len(d.src)) {
+			break
+		}
+		eol := l.eol.String()
+		if !strings.HasPrefix(d.src[at+len(l.text):], eol) {
+			break
+		}
+		at += len(l.text) + len(eol)
+	}
+	return j, d.src[start:at]
 }
 
 // equal reports whether bytes would return b.
