@@ -244,6 +244,25 @@ func wrap(cmd string, action cli.ActionFunc) cli.ActionFunc {
 	}
 }
 
+// unquotedHints say, for the commands whose text an agent passes in a
+// flag, how to quote it when stray words came after it.
+var unquotedHints = map[string]string{
+	"question raise":           `quote the question: --question "…"`,
+	"recovery fingerprint":     `quote the command: --command "…"`,
+	"recovery resolver-failed": `quote the command: --command "…"`,
+}
+
+// commandPath is the command c runs, as typed: "question raise".
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, x := range c.Lineage() {
+		if x.Command != nil && x.Command.Name != "" && x.Command.Name != c.App.Name {
+			names = append([]string{x.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
+}
+
 // envOf reads the global options; an explicit flag beats the environment.
 func envOf(c *cli.Context) (*env, error) {
 	now, err := qid.Clock(os.Getenv("DEVRITES_NOW"))
@@ -258,6 +277,15 @@ func envOf(c *cli.Context) (*env, error) {
 	}
 	if c.Duration("lock-timeout") < 0 {
 		return nil, mdstore.Errorf(errUsage, "--lock-timeout %s is negative", c.Duration("lock-timeout"))
+	}
+	// A command without arguments refuses one: words an agent left
+	// unquoted are never dropped in silence.
+	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
+		err := mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
+		if hint, ok := unquotedHints[commandPath(c)]; ok {
+			err = err.Hint(hint)
+		}
+		return nil, err
 	}
 	app := c.App
 	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,

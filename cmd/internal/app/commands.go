@@ -155,9 +155,6 @@ func cmdRaise(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() > 0 {
-		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First()).Hint("quote the question: --question \"…\"")
-	}
 	var r engine.RaiseRequest
 	if in := c.String("input"); in != "" {
 		b, err := readInput("--input", in, e.stdin)
@@ -323,9 +320,6 @@ func openEnv(c *cli.Context) (*env, *engine.Engine, error) {
 	e, err := envOf(c)
 	if err != nil {
 		return nil, nil, err
-	}
-	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
-		return nil, nil, mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
 	}
 	eng, err := e.open()
 	return e, eng, err

@@ -31,9 +31,6 @@ func cmdDoctor(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() > 0 {
-		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
-	}
 	ws, err := mdstore.Find(e.locator())
 	if err != nil {
 		return err

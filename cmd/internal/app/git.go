@@ -126,9 +126,6 @@ func cmdGitInstall(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() > 0 {
-		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
-	}
 	dir, err := gitProject(e.locator())
 	if err != nil {
 		return err

@@ -64,9 +64,6 @@ func failureOf(c *cli.Context) (engine.Failure, error) {
 				Hint("give the failing command, its exit code and its decisive stderr line (--stderr-line '' when it printed none)")
 		}
 	}
-	if c.NArg() > 0 {
-		return engine.Failure{}, mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First()).Hint("quote the command: --command \"…\"")
-	}
 	exit, err := strconv.Atoi(strings.TrimSpace(c.String("exit")))
 	if err != nil {
 		return engine.Failure{}, mdstore.Errorf(engine.ErrBadArgs, "--exit %q is not a number", c.String("exit"))

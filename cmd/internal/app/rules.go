@@ -77,9 +77,6 @@ func rulesEnv(c *cli.Context) (*env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if c.NArg() > 0 && c.Command.ArgsUsage == "" {
-		return nil, "", mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
-	}
 	d, err := e.devrites()
 	return e, d, err
 }

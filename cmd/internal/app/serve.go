@@ -63,9 +63,6 @@ func cmdServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() > 0 {
-		return mdstore.Errorf(errUsage, "unexpected argument %q", c.Args().First())
-	}
 	roots, err := serveRoots(c)
 	if err != nil {
 		return err
