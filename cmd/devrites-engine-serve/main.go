@@ -26,7 +26,7 @@ import (
 const serveMemoryLimit = 20 << 20
 
 func main() {
-	os.Exit(app.Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, app.Options{Serve: serveRequest}))
+	app.Main(app.Options{Serve: serveRequest})
 }
 
 // serveRequest serves until SIGINT or SIGTERM: requests in flight finish,

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
 	"os/exec"
 	"testing"
 
@@ -17,10 +15,8 @@ import (
 // handed over to it as it would be when installed.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"devrites-engine": func() {
-			os.Exit(app.Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, app.Options{}))
-		},
-		app.ServeProgram: main,
+		"devrites-engine": func() { app.Main(app.Options{}) },
+		app.ServeProgram:  main,
 	})
 }
 

@@ -5,12 +5,9 @@
 package main
 
 import (
-	"context"
-	"os"
-
 	"github.com/devrites/devrites-engine/cmd/internal/app"
 )
 
 func main() {
-	os.Exit(app.Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, app.Options{}))
+	app.Main(app.Options{})
 }

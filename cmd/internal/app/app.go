@@ -32,7 +32,13 @@ type Options struct {
 	Serve func(context.Context, *ServeRequest) error
 }
 
-// Run is the whole program; main only exits with what it returns.
+// Main runs the program on the process's arguments and standard streams,
+// and exits with its code: the whole of a main.
+func Main(opts Options) {
+	os.Exit(Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, opts))
+}
+
+// Run is the whole program; Main only exits with what it returns.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts Options) int {
 	app := newApp(stdin, stdout, stderr)
 	app.Metadata["serve"] = serving{opts.Serve, args}

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-	"os"
 	"testing"
 
 	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
@@ -11,10 +9,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"devrites-engine": func() {
-			os.Exit(Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, Options{}))
-		},
-		"holdlock": scripttest.HoldLock,
+		"devrites-engine": func() { Main(Options{}) },
+		"holdlock":        scripttest.HoldLock,
 	})
 }
 
