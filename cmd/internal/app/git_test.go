@@ -121,25 +121,35 @@ func (l *gitLab) copy(t *testing.T) *gitLab {
 
 const gitWS = ".devrites/work/pay/"
 
-// Two clones of one workspace, a and b, raise a question each at the same
-// instant, so both get q-2026-11-29-001: a answers its question ("Which
-// rounding rule?", option 2 "Half up") and pushes to main; b stays paused
-// on its own ("Which currency?") and pushes to the branch paused.
-func twoClones(t *testing.T, form string) *gitLab {
+// clonedWorkspace is a lab with a bare origin and two clones of it, a and
+// b, sharing the workspace pay that a created with init --git (then
+// changed with edit) and pushed; b has run git install.
+func clonedWorkspace(t *testing.T, edit func(*gitLab)) *gitLab {
 	l := newGitLab(t)
 	l.run("", "git", "init", "-q", "--bare", "origin.git")
 	l.run("", "git", "clone", "-q", "origin.git", "a")
 	l.run("a", engineName, "init", "--git", "pay")
-	if form == "bullets-crlf" {
-		l.write("a/"+gitWS+"state.md", strings.ReplaceAll("# State: pay\n\n- Phase: build\n- Status: running\n- Active slice: 1 — setup\n- Slice mode: AFK\n- Next step: /rite-build\n\n## Notes\nhand-written\n\n## Log\n- 2026-11-29T14:00:00Z build: started\n", "\n", "\r\n"))
-		l.write("a/"+gitWS+"questions.md", "# Questions\r\n")
-		l.write("a/"+gitWS+"decisions.md", "# Decisions\r\n")
-	}
+	edit(l)
 	l.run("a", "git", "add", "-A")
 	l.run("a", "git", "commit", "-q", "-m", "init")
 	l.run("a", "git", "push", "-q", "origin", "main")
 	l.run("", "git", "clone", "-q", "origin.git", "b")
 	l.run("b", engineName, "git", "install")
+	return l
+}
+
+// Two clones of one workspace, a and b, raise a question each at the same
+// instant, so both get q-2026-11-29-001: a answers its question ("Which
+// rounding rule?", option 2 "Half up") and pushes to main; b stays paused
+// on its own ("Which currency?") and pushes to the branch paused.
+func twoClones(t *testing.T, form string) *gitLab {
+	l := clonedWorkspace(t, func(l *gitLab) {
+		if form == "bullets-crlf" {
+			l.write("a/"+gitWS+"state.md", strings.ReplaceAll("# State: pay\n\n- Phase: build\n- Status: running\n- Active slice: 1 — setup\n- Slice mode: AFK\n- Next step: /rite-build\n\n## Notes\nhand-written\n\n## Log\n- 2026-11-29T14:00:00Z build: started\n", "\n", "\r\n"))
+			l.write("a/"+gitWS+"questions.md", "# Questions\r\n")
+			l.write("a/"+gitWS+"decisions.md", "# Decisions\r\n")
+		}
+	})
 
 	l.run("a", engineName, "question", "raise", "--gate", "blocking", "--question", "Which rounding rule?",
 		"--option", "Banker's", "--option", "Half up", "--slice", "3 — payments")
@@ -285,15 +295,7 @@ func checkMerged(t *testing.T, l *gitLab, clone, form string, answeredOurs bool)
 // renumbered, and decisions.md names each decision by the id its block
 // has in the result.
 func TestGitRebaseReplaysEachCommit(t *testing.T) {
-	l := newGitLab(t)
-	l.run("", "git", "init", "-q", "--bare", "origin.git")
-	l.run("", "git", "clone", "-q", "origin.git", "a")
-	l.run("a", engineName, "init", "--git", "pay")
-	l.run("a", "git", "add", "-A")
-	l.run("a", "git", "commit", "-q", "-m", "init")
-	l.run("a", "git", "push", "-q", "origin", "main")
-	l.run("", "git", "clone", "-q", "origin.git", "b")
-	l.run("b", engineName, "git", "install")
+	l := clonedWorkspace(t, func(*gitLab) {})
 
 	l.run("a", engineName, "question", "raise", "--gate", "blocking", "--question", "Which rounding rule?",
 		"--option", "Banker's", "--option", "Half up")
