@@ -448,3 +448,15 @@ func TestQuestionsSourceChanged(t *testing.T) {
 		t.Fatalf("ours whole: got %v, want the change of ours named", err)
 	}
 }
+
+// A version larger than the offsets of a block can hold is refused, named,
+// with no result.
+func TestQuestionsTooLarge(t *testing.T) {
+	defer func(n int) { maxVersion = n }(maxVersion)
+	maxVersion = 40
+	small, large := []byte(q()), []byte(q(blk(id1, "status: open", "question: Which?", t10)))
+	res, err := Questions(Of(small), Of(small), Of(large))
+	if err == nil || !strings.Contains(err.Error(), "their questions.md: too large to merge (") || res.Data != nil {
+		t.Fatalf("got %v and %d bytes, want theirs refused as too large and no result", err, len(res.Data))
+	}
+}

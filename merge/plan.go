@@ -142,6 +142,10 @@ func own(s string) string {
 	return strings.Clone(s)
 }
 
+// maxVersion is the largest version merged: a block's offsets are kept in
+// 32 bits.
+var maxVersion = math.MaxInt32
+
 // parseQuestions reads a version of questions.md with mdstore's parser and
 // sums up its blocks, as mdstore bounds them, and the text between.
 // Question register rows (a table) are refused: a row is not a block of
@@ -158,7 +162,7 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 		return nil, err
 	}
 	s, t := readHead(b)
-	if len(b) > math.MaxInt32 {
+	if len(b) > maxVersion {
 		return nil, fmt.Errorf("%s: too large to merge (%d bytes)", name, len(b))
 	}
 	f := &qfile{src: src, name: name, bom: t.bom, nl: t.nl, sum: sha256.Sum256(b)}
