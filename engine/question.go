@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -90,7 +88,47 @@ type Question struct {
 	responsesErr error // why the responses field does not read, if it does not
 }
 
-var optionNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[0-9]+[.)]\s+`) })
+// optionNumber returns where the text of an option starts after its number
+// ("  2. ", "3) "): blanks, digits, '.' or ')', and one blank or more; -1
+// when l does not start so. It runs for every option a command reads.
+func optionNumber(l string) int {
+	i := skipBlanks(l, 0)
+	j := i
+	for j < len(l) && l[j] >= '0' && l[j] <= '9' {
+		j++
+	}
+	if j == i || j == len(l) || l[j] != '.' && l[j] != ')' {
+		return -1
+	}
+	return afterMark(l, j+1)
+}
+
+// optionBullet is optionNumber for a bullet ("- ", "* ", "+ ").
+func optionBullet(l string) int {
+	i := skipBlanks(l, 0)
+	if i == len(l) || l[i] != '-' && l[i] != '*' && l[i] != '+' {
+		return -1
+	}
+	return afterMark(l, i+1)
+}
+
+// afterMark returns the index after the blanks at i, of which there must be
+// one at least, or -1.
+func afterMark(l string, i int) int {
+	if j := skipBlanks(l, i); j > i {
+		return j
+	}
+	return -1
+}
+
+// skipBlanks returns the index of the first byte from i that is not a space,
+// tab, line feed, form feed or carriage return.
+func skipBlanks(l string, i int) int {
+	for i < len(l) && strings.IndexByte(" \t\n\f\r", l[i]) >= 0 {
+		i++
+	}
+	return i
+}
 
 // fromBlock reads a question from its block in one pass over its fields;
 // the first field of a key wins. now decides "overdue".
@@ -186,26 +224,22 @@ func atoi(v string) *int {
 	return &n
 }
 
-var optionBullet = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*+]\s+`) })
-
 // parseOptions returns the option texts of an "options" value, without their
 // numbers. A line that does not start with a number continues the option
 // before it. A list whose first line is a bullet ("- Banker's rounding")
 // is a list of bullets instead, each an option.
 func parseOptions(v string) []string {
 	out := []string{}
-	marker := optionNumber()
-	if first := strings.TrimSpace(v); optionBullet().MatchString(first) {
-		marker = optionBullet()
+	marker := optionNumber
+	if optionBullet(strings.TrimSpace(v)) >= 0 {
+		marker = optionBullet
 	}
 	for _, l := range strings.Split(v, "\n") {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if loc := marker.FindStringIndex(l); loc != nil || len(out) == 0 {
-			if loc != nil {
-				l = l[loc[1]:]
-			}
+		if at := marker(l); at >= 0 || len(out) == 0 {
+			l = l[max(at, 0):]
 			out = append(out, strings.TrimSpace(l))
 			continue
 		}

@@ -190,7 +190,7 @@ func (r *RaiseRequest) prepareOptions() error {
 		if err != nil {
 			return err
 		}
-		o = strings.TrimSpace(optionNumber().ReplaceAllString(o, ""))
+		o = strings.TrimSpace(o[max(optionNumber(o), 0):])
 		if o == "" {
 			return mdstore.Errorf(ErrBadArgs, "option %d is empty", i+1)
 		}

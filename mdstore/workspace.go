@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 )
 
@@ -41,12 +39,26 @@ type Workspace struct {
 	Slug     string
 }
 
-var slugRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
+// slugShaped reports whether s is 1 to 64 bytes of lower-case ASCII
+// letters, digits, '.', '_' and '-', the first a letter or digit.
+func slugShaped(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckSlug refuses slugs that could escape the work directory or are not
 // portable file names.
 func CheckSlug(slug string) error {
-	if !slugRE().MatchString(slug) || strings.Contains(slug, "..") {
+	if !slugShaped(slug) || strings.Contains(slug, "..") {
 		return WithHint(Errorf(ErrBadSlug, "invalid slug %q", slug),
 			"a slug is 1 to 64 characters: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")
 	}
