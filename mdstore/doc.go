@@ -30,6 +30,13 @@
 // edited in place, and a value a cell cannot hold is refused); everything
 // else keeps its bytes: a UTF-8 BOM, CRLF endings, blank lines, a missing final newline.
 // Parsing a file and writing it back unchanged gives identical bytes.
+// A questions.md without fenced code is not even split into lines when it
+// is read: its column-0 headings are found in the text, a block's fields
+// are read from the block's text, and an edit splits only the block it
+// changes (or, for an append, the last block); the text before and after
+// is written out as it was read. Whatever needs more lines splits the
+// whole file first, so the result is the same either way, which a fuzz
+// test of the two readings checks.
 // Text added at a place where a fenced code block is still open (a "```"
 // never closed before the end of the file) is preceded by a closing fence,
 // or it would be read as code.

@@ -70,7 +70,7 @@ func FuzzQuestionsRoundTrip(f *testing.F) {
 			}
 			key = fs[int(pick)%len(fs)].Key
 		}
-		if _, _, form := headingID(q.d.lines[target.head].text); form == nameForm && NormKey(key) == "status" && !questionStatus(value) {
+		if _, _, form := headingID(lineOf(q.d, target.head)); form == nameForm && NormKey(key) == "status" && !questionStatus(value) {
 			value = "answered" // a named block is one while its status is a question's
 		}
 		ti := 0
@@ -84,7 +84,7 @@ func FuzzQuestionsRoundTrip(f *testing.F) {
 			before[i] = fieldList(b)
 		}
 		prefix := linesBytes(q.d, 0, target.head)
-		suffix := linesBytes(q.d, target.end, len(q.d.lines))
+		suffix := linesBytes(q.d, target.end, q.d.count())
 
 		if err := q.Set(target.QID, KV{key, value}); err != nil {
 			t.Fatal(err)
@@ -109,7 +109,7 @@ func FuzzQuestionsRoundTrip(f *testing.F) {
 		if got := linesBytes(again.d, 0, nb.head); got != prefix {
 			t.Fatalf("bytes before the block: got %q, want %q", got, prefix)
 		}
-		if got := linesBytes(again.d, nb.end, len(again.d.lines)); got != suffix {
+		if got := linesBytes(again.d, nb.end, again.d.count()); got != suffix {
 			t.Fatalf("bytes after the block: got %q, want %q", got, suffix)
 		}
 	})

@@ -69,14 +69,18 @@ func withoutKey(kvs []KV, key string) []KV {
 	return out
 }
 
-// linesBytes renders lines [from, to) of a doc.
+// linesBytes renders lines [from, to) of a doc. d is a copy: a lazy doc
+// the test holds stays as lazy as it was.
 func linesBytes(d doc, from, to int) string {
 	var b strings.Builder
-	for _, l := range d.lines[from:to] {
+	for _, l := range d.all()[from:to] {
 		b.WriteString(l.text + l.eol.String())
 	}
 	return b.String()
 }
+
+// lineOf is the text of line i of a doc, leaving the doc as it is.
+func lineOf(d doc, i int) string { return d.line(i).text }
 
 // cleanValue normalises text as the engine does before storing it: valid
 // UTF-8, no NUL, line breaks as "\n".

@@ -39,14 +39,26 @@ func (e ending) String() string { return endings[e] }
 
 // doc is a file split into lines so that edits can replace whole lines and
 // leave every other byte as it was.
+//
+// A lazy doc (see lazyDoc) is split only where it is edited: lines holds
+// the lines of one stretch of the file, the window, and pre and post are
+// the text before and after it, as read. Line indexes are the file's all
+// the same; whatever needs a line outside the window splits the whole file
+// first (all), so a lazy doc reads and edits as a split one does.
 type doc struct {
 	bom   bool
-	lines []line
+	lines []line // every line, or the window's for a lazy doc
 	src   string // the text the lines were cut from (edits leave it as it is)
 	nl    ending // line ending for new lines: the file's first ending, else "\n"
 	// noFence is true while no line holds "```" or "~~~": there is then no
 	// fenced code, and nothing needs goldmark or a per-line search.
 	noFence bool
+
+	lazy      bool
+	windowed  bool   // a lazy doc's window has been cut (focus)
+	win       int    // index of the window's first line in the file
+	pre, post string // the text before and after the window
+	postN     int    // the lines of post
 }
 
 const utf8BOM = "\ufeff"
@@ -66,6 +78,69 @@ func splitString(s string) doc {
 	}
 	return d
 }
+
+// lazyDoc is splitString without the split, for a file without fenced
+// code: its lines are cut when something needs them, and an edit cuts only
+// the stretch it changes (focus). A file of a thousand questions is twenty
+// thousand lines, of which a resolve changes one block's.
+func lazyDoc(s string) doc {
+	if hasMarker(s) {
+		return splitString(s)
+	}
+	d := doc{nl: lf, noFence: true, lazy: true}
+	if strings.HasPrefix(s, utf8BOM) {
+		d.bom = true
+		s = s[len(utf8BOM):]
+	}
+	d.src, d.post, d.postN = s, s, lineCount(s)
+	if i := strings.IndexByte(s, '\n'); i > 0 && s[i-1] == '\r' {
+		d.nl = crlf
+	}
+	return d
+}
+
+// count is the number of lines of the file.
+func (d *doc) count() int { return d.win + len(d.lines) + d.postN }
+
+// all splits a lazy doc whole and returns its lines; a doc split already
+// returns its lines.
+func (d *doc) all() []line {
+	if !d.lazy {
+		return d.lines
+	}
+	head, tail := splitLines(d.pre), splitLines(d.post)
+	lines := make([]line, 0, len(head)+len(d.lines)+len(tail)+64)
+	d.lines = append(append(append(lines, head...), d.lines...), tail...)
+	d.lazy, d.windowed, d.win, d.pre, d.post, d.postN = false, false, 0, "", "", 0
+	return d.lines
+}
+
+// focus makes the lines [from, to) of a lazy doc, whose text is
+// src[off:end], its window, when it has none yet; a window elsewhere makes
+// the doc split whole. It is what an edit of a block calls first.
+func (d *doc) focus(from, to, off, end int) {
+	switch {
+	case !d.lazy || d.windowed && from >= d.win && to <= d.win+len(d.lines):
+	case d.windowed || from >= to:
+		d.all()
+	default:
+		d.lines = splitLines(d.src[off:end])
+		d.windowed, d.win, d.pre, d.post = true, from, d.src[:off], d.src[end:]
+		d.postN = d.postN - to
+	}
+}
+
+// at returns the index in lines of the file's line i, splitting a lazy doc
+// whole when line i is outside its window.
+func (d *doc) at(i int) int {
+	if d.lazy && (i < d.win || i >= d.win+len(d.lines)) {
+		d.all()
+	}
+	return i - d.win
+}
+
+// line returns the file's line i.
+func (d *doc) line(i int) line { return d.lines[d.at(i)] }
 
 // parallelSplit is the size from which splitLines shares the work between
 // two goroutines: a file of 10,000 questions is 5 MB.
@@ -132,9 +207,9 @@ func fillLines(dst []line, s string) {
 
 // byteLen is the length of what bytes returns.
 func (d *doc) byteLen() int {
-	n := 0
+	n := len(d.pre) + len(d.post)
 	if d.bom {
-		n = len(utf8BOM)
+		n += len(utf8BOM)
 	}
 	for _, l := range d.lines {
 		n += len(l.text) + len(l.eol.String())
@@ -145,22 +220,17 @@ func (d *doc) byteLen() int {
 func (d *doc) bytes() []byte {
 	var b bytes.Buffer
 	b.Grow(d.byteLen())
-	if d.bom {
-		b.WriteString(utf8BOM)
-	}
-	for _, l := range d.lines {
-		b.WriteString(l.text)
-		b.WriteString(l.eol.String())
-	}
+	_, _ = d.writeTo(&b) // a bytes.Buffer takes every write
 	return b.Bytes()
 }
 
 // writeTo writes the bytes that bytes returns, without building them
 // whole. A run of lines that is still a stretch of the text they were cut
-// from (unedited) goes out straight from it, in one piece; other lines are
-// gathered in pieces of 64 KB.
+// from (unedited) goes out straight from it, in one piece, as do a lazy
+// doc's text before and after its window; other lines are gathered in
+// pieces of up to 64 KB.
 func (d *doc) writeTo(w io.Writer) (int64, error) {
-	buf := make([]byte, 0, 64<<10)
+	buf := make([]byte, 0, min(d.byteLen()-len(d.pre)-len(d.post), 64<<10))
 	var n int64
 	write := func(p []byte) error {
 		if len(p) == 0 {
@@ -169,9 +239,6 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 		k, err := w.Write(p)
 		n += int64(k)
 		return err
-	}
-	if d.bom {
-		buf = append(buf, utf8BOM...)
 	}
 	put := func(parts ...string) error { // through the buffer
 		size := 0
@@ -189,18 +256,28 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 		}
 		return nil
 	}
+	out := func(run string) error { // a long run straight, after what the buffer holds
+		if len(run) < 4<<10 {
+			return put(run)
+		}
+		if err := write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+		return write(unsafe.Slice(unsafe.StringData(run), len(run)))
+	}
+	if d.bom {
+		buf = append(buf, utf8BOM...)
+	}
+	if err := out(d.pre); err != nil {
+		return n, err
+	}
 	for i := 0; i < len(d.lines); {
 		j, run := d.unedited(i)
 		var err error
-		switch {
-		case len(run) >= 4<<10: // straight out, after what the buffer holds
-			if err = write(buf); err == nil {
-				buf = buf[:0]
-				err = write(unsafe.Slice(unsafe.StringData(run), len(run)))
-			}
-		case j > i:
-			err = put(run)
-		default:
+		if j > i {
+			err = out(run)
+		} else {
 			l := d.lines[i]
 			err, j = put(l.text, l.eol.String()), i+1
 		}
@@ -208,6 +285,9 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 			return n, err
 		}
 		i = j
+	}
+	if err := out(d.post); err != nil {
+		return n, err
 	}
 	return n, write(buf)
 }
@@ -256,6 +336,10 @@ func (d *doc) equal(b []byte) bool {
 			return false
 		}
 	}
+	s, ok := strings.CutPrefix(s, d.pre)
+	if !ok {
+		return false
+	}
 	for _, l := range d.lines {
 		eol := l.eol.String()
 		if !strings.HasPrefix(s, l.text) || !strings.HasPrefix(s[len(l.text):], eol) {
@@ -263,7 +347,7 @@ func (d *doc) equal(b []byte) bool {
 		}
 		s = s[len(l.text)+len(eol):]
 	}
-	return s == ""
+	return s == d.post
 }
 
 // newLines turns texts into lines ending with the file's line ending.
@@ -281,7 +365,11 @@ func (d *doc) newLines(texts ...string) []line {
 // the new last line, and removing the last lines moves it to the line that
 // is last after them.
 func (d *doc) splice(from, to int, repl []line) {
-	atEnd := to == len(d.lines)
+	if d.lazy && (from < d.win || to > d.win+len(d.lines) || len(repl) == 0 && to-from == len(d.lines)) {
+		d.all() // outside the window, or emptying it
+	}
+	from, to = from-d.win, to-d.win
+	atEnd := to == len(d.lines) && d.post == ""
 	var tail ending // the last line's short ending, if it has one
 	short := false
 	if n := len(d.lines); n > 0 && (d.lines[n-1].eol == noEOL || d.lines[n-1].eol == cr) {
@@ -335,7 +423,7 @@ func headingTitle(s string) string {
 // blanked before parsing: they hold field values, which are data and can never
 // open or close a fence.
 func (d *doc) fenced(opaque []bool) []bool {
-	mask := make([]bool, len(d.lines))
+	mask := make([]bool, len(d.all()))
 	if !d.hasFenceMarker(len(d.lines), opaque) {
 		return mask // the common case: no goldmark, no copy of the file
 	}
@@ -395,6 +483,7 @@ func (d *doc) fenceCloser(at int, opaque []bool) string {
 	if !d.hasFenceMarker(at, opaque) {
 		return ""
 	}
+	d.all()
 	probe := doc{lines: append(append(make([]line, 0, at+1), d.lines[:at]...), line{text: "x"})}
 	var op []bool
 	if opaque != nil {
@@ -423,7 +512,7 @@ func (d *doc) hasFenceMarker(n int, opaque []bool) bool {
 	if d.noFence {
 		return false
 	}
-	for i, l := range d.lines[:n] {
+	for i, l := range d.all()[:n] {
 		if opaque != nil && opaque[i] {
 			continue
 		}
@@ -438,14 +527,14 @@ func hasMarker(s string) bool { return strings.Contains(s, "```") || strings.Con
 
 // setText replaces the text of line i.
 func (d *doc) setText(i int, text string) {
-	d.lines[i].text = text
+	d.lines[d.at(i)].text = text
 	d.noFence = d.noFence && !hasMarker(text)
 }
 
 // size is the length of the lines' text, without their endings.
 func (d *doc) size() int {
 	n := 0
-	for _, l := range d.lines {
+	for _, l := range d.all() {
 		n += len(l.text)
 	}
 	return n

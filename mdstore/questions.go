@@ -49,6 +49,9 @@ type Block struct {
 	parsed bool   // fields are read on first use: a resolve needs one block of thousands
 	label  string // the gate word after the id in the heading, or ""
 	reg    *register
+	// off and endOff are the block's bytes in a lazy doc's text, as
+	// lazyHeadings found them (an index of lines leaves them 0).
+	off, endOff int
 }
 
 // register is the header of a question register table: a row's fields are
@@ -121,7 +124,7 @@ func questionStatus(v string) bool {
 // hold a "status" field with a question status: what makes a named heading
 // a question block.
 func (q *Questions) statusFirst(i int, fenced []bool) bool {
-	lines := q.d.lines
+	lines := q.d.all()
 	for j := i + 1; j < len(lines); j++ {
 		if fenced != nil && fenced[j] {
 			return false
@@ -153,7 +156,7 @@ func isRegister(t string) bool {
 // The result shares b's memory instead of copying a file that can run to
 // megabytes, so b must not be changed while the result is in use.
 func ParseQuestions(b []byte) *Questions {
-	q := &Questions{d: splitString(unsafe.String(unsafe.SliceData(b), len(b)))}
+	q := &Questions{d: lazyDoc(unsafe.String(unsafe.SliceData(b), len(b)))}
 	q.index()
 	return q
 }
@@ -175,10 +178,12 @@ func (q *Questions) index() {
 		// column 0), so only the headings are looked at. Values are marked
 		// when something asks for them (valueMask).
 		q.fenced, q.opaque, q.noValues = nil, nil, true
-		q.headingsOnly()
+		if !q.d.lazy || q.d.windowed || !q.lazyHeadings() {
+			q.headingsOnly()
+		}
 		return
 	}
-	opaque := guessValues(q.d.lines)
+	opaque := guessValues(q.d.all())
 	for round := 0; ; round++ {
 		fenced := q.d.fenced(opaque)
 		next := q.scan(fenced)
@@ -194,7 +199,7 @@ func (q *Questions) index() {
 // hold field values. It does not read the values: Block.parse does that for
 // the blocks that are used, with the same rules.
 func (q *Questions) scan(fenced []bool) []bool {
-	lines := q.d.lines
+	lines := q.d.all()
 	var values []bool
 	w := q.walker(fenced)
 	for i := 0; i < len(lines); i++ {
@@ -235,16 +240,22 @@ type walker struct {
 	cur    *Block // the heading block that is open
 	reg    int    // first line of an open register section, or -1
 	slab   []Block
-	seen   map[string]int
+	// seen counts the blocks of each qid so far, for their nth. It is made
+	// only once a qid comes that is not past every qid before it (see
+	// later), which in the engine's own files, where each new qid is the
+	// next, is never.
+	seen map[string]int
+	last string // the latest qid so far, while seen is nil
+	at   int    // the byte offset of the heading looked at (lazyHeadings)
 }
 
 func (q *Questions) walker(fenced []bool) *walker {
 	// A new slice: one a caller holds keeps its blocks. The engine writes a
 	// block in about seventeen lines: room for as many blocks from the
 	// start saves growing the list and the map of ids.
-	est := len(q.d.lines) / 16
+	est := q.d.count() / 16
 	q.blocks = make([]*Block, 0, est)
-	return &walker{q: q, fenced: fenced, reg: -1, seen: make(map[string]int, est), slab: make([]Block, 0, min(est+1, slabSize))}
+	return &walker{q: q, fenced: fenced, reg: -1, slab: make([]Block, 0, min(est+1, slabSize))}
 }
 
 // slabSize is how many blocks add allocates at once.
@@ -256,12 +267,30 @@ func (w *walker) add(b Block) *Block {
 	if len(w.slab) == cap(w.slab) {
 		w.slab = make([]Block, 0, slabSize)
 	}
-	b.q, b.gen, b.nth = w.q, w.q.gen, w.seen[b.QID]
-	w.seen[b.QID]++
+	b.q, b.gen, b.off = w.q, w.q.gen, w.at
+	if w.seen == nil && later(b.QID, w.last) {
+		w.last = b.QID // past every qid before it: the first of its qid
+	} else {
+		if w.seen == nil {
+			w.seen = make(map[string]int, cap(w.q.blocks))
+			for _, p := range w.q.blocks {
+				w.seen[p.QID]++
+			}
+		}
+		b.nth = w.seen[b.QID]
+		w.seen[b.QID]++
+	}
 	w.slab = append(w.slab, b)
 	p := &w.slab[len(w.slab)-1]
 	w.q.blocks = append(w.q.blocks, p)
 	return p
+}
+
+// later reports whether qid a comes after b in the order of length, then
+// bytes ("q-2026-11-29-999" before "q-2026-11-29-1000"): every qid comes
+// after "".
+func later(a, b string) bool {
+	return len(a) > len(b) || len(a) == len(b) && a > b
 }
 
 // heading handles a column-0 level-1 or level-2 heading outside fenced
@@ -284,7 +313,7 @@ func (w *walker) heading(i, lvl int, t string) {
 // close ends the open block or register section at line i.
 func (w *walker) close(i int) {
 	if w.cur != nil {
-		w.cur.end = i
+		w.cur.end, w.cur.endOff = i, w.at
 		w.cur = nil
 	}
 	if w.reg >= 0 {
@@ -298,7 +327,7 @@ func (w *walker) close(i int) {
 // it is a register when its header names a Question ID and a Status
 // column. A row whose id cell is not a question id is not read.
 func (w *walker) rows(from, to int) {
-	lines := w.q.d.lines
+	lines := w.q.d.all()
 	fenced := func(i int) bool { return w.fenced != nil && w.fenced[i] }
 	for i := from; i+1 < to; i++ {
 		if fenced(i) || fenced(i+1) || !IsRow(lines[i].text) || !isDelimiterRow(lines[i+1].text) {
@@ -353,7 +382,7 @@ func header(t string) *register {
 // start one.
 func (q *Questions) headingsOnly() {
 	w := q.walker(nil)
-	for i, l := range q.d.lines {
+	for i, l := range q.d.all() {
 		t := l.text
 		if t == "" || t[0] != '#' {
 			continue
@@ -365,12 +394,56 @@ func (q *Questions) headingsOnly() {
 	w.close(len(q.d.lines))
 }
 
+// lazyHeadings is headingsOnly for a lazy doc not yet cut: it finds the
+// column-0 headings by searching the text for '#', counts the lines
+// between them, and gives each block the byte offsets of its text. It
+// reports false, having found nothing, at the first heading of a named
+// block or a question register: those are read from lines
+// (statusFirst, rows).
+func (q *Questions) lazyHeadings() bool {
+	s := q.d.src
+	w := q.walker(nil)
+	i, counted := 0, 0 // the line at offset counted
+	for off := 0; off < len(s); {
+		if s[off] == '#' {
+			i += strings.Count(s[counted:off], "\n")
+			counted = off
+			t := s[off:]
+			if k := strings.IndexByte(t, '\n'); k >= 0 {
+				t = t[:k]
+			}
+			t = strings.TrimSuffix(t, "\r")
+			if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
+				if _, _, form := headingID(t); lvl == 2 && (form == nameForm || form == notID && isRegister(t)) {
+					return false
+				}
+				w.at = off
+				w.heading(i, lvl, t)
+			}
+		}
+		// The next '#' that starts a line: '#' is rarer than '\n'.
+		for off++; ; off++ {
+			k := strings.IndexByte(s[off:], '#')
+			if k < 0 {
+				off = len(s)
+				break
+			}
+			if off += k; s[off-1] == '\n' {
+				break
+			}
+		}
+	}
+	w.at = len(s)
+	w.close(q.d.count())
+	return true
+}
+
 // valueMask returns the lines that hold field values, computing them for a
 // file indexed by headingsOnly.
 func (q *Questions) valueMask() []bool {
 	q.fresh()
 	if q.noValues {
-		q.opaque = q.scan(make([]bool, len(q.d.lines)))
+		q.opaque = q.scan(make([]bool, q.d.count()))
 		q.noValues = false
 	}
 	return q.opaque

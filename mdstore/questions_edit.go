@@ -27,6 +27,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	if b.reg != nil {
 		return q.setRow(b, kvs)
 	}
+	q.d.focus(b.head, b.end, b.off, b.endOff)
 	b.parse()
 	var added []string
 	type repl struct {
@@ -53,7 +54,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 		// the insertion would be read as part of the new value.
 		at := b.head + 1
 		for i := b.end - 1; i > b.head; i-- {
-			if q.d.lines[i].text != "" {
+			if q.d.line(i).text != "" {
 				at = i + 1
 				break
 			}
@@ -87,7 +88,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 // changes. A row shorter than its header gets the cells it lacks, up to
 // the column set.
 func (q *Questions) setRow(b *Block, kvs []KV) error {
-	t := q.d.lines[b.head].text
+	t := q.d.line(b.head).text
 	_, raw := splitRow(t)
 	closed := len(raw) == 0 || raw[len(raw)-1][1] < len(t) // the row ends with a pipe
 	type cell struct {
@@ -155,7 +156,16 @@ func (q *Questions) setRow(b *Block, kvs []KV) error {
 // Append adds a new block at the end of the file, separated by a blank line.
 func (q *Questions) Append(qid string, kvs ...KV) {
 	q.fresh()
-	n := len(q.d.lines)
+	if q.d.lazy && !q.d.windowed {
+		// The window: the last block and what follows it, whose end the
+		// new block becomes.
+		from, off := 0, 0
+		if n := len(q.blocks); n > 0 && q.blocks[n-1].reg == nil {
+			from, off = q.blocks[n-1].head, q.blocks[n-1].off
+		}
+		q.d.focus(from, q.d.count(), off, len(q.d.src))
+	}
+	n := q.d.count()
 	q.d.appendBlock("## "+qid, kvs, q.opaque)
 	if !q.appended(n, qid) {
 		q.edited()
@@ -175,10 +185,10 @@ func (q *Questions) appended(n int, id string) bool {
 		return false
 	}
 	head := n
-	for head < len(q.d.lines) && q.d.lines[head].text != "## "+id {
+	for head < q.d.count() && q.d.line(head).text != "## "+id {
 		head++
 	}
-	if head == len(q.d.lines) {
+	if head == q.d.count() {
 		return false
 	}
 	nth := 0
@@ -190,7 +200,7 @@ func (q *Questions) appended(n int, id string) bool {
 			b.end = head
 		}
 	}
-	q.blocks = append(q.blocks, &Block{QID: id, head: head, end: len(q.d.lines), q: q, gen: q.gen, nth: nth})
+	q.blocks = append(q.blocks, &Block{QID: id, head: head, end: q.d.count(), q: q, gen: q.gen, nth: nth})
 	return true
 }
 
@@ -238,10 +248,10 @@ func (d *doc) appendBlock(heading string, kvs []KV, opaque []bool) {
 	for _, kv := range kvs {
 		texts = append(texts, encodeField(kv.Key, kv.Value)...)
 	}
-	n := len(d.lines)
+	n := d.count()
 	if closer := d.fenceCloser(n, opaque); closer != "" {
 		texts = append([]string{closer, ""}, texts...)
-	} else if n > 0 && !isBlank(d.lines[n-1].text) {
+	} else if n > 0 && !isBlank(d.line(n-1).text) {
 		texts = append([]string{""}, texts...)
 	}
 	d.splice(n, n, d.newLines(texts...))

@@ -29,12 +29,73 @@ func (b *Block) parse() {
 		b.parseRow()
 		return
 	}
-	lines := b.q.d.lines[b.head:b.end]
+	b.fields = make([]Field, 0, 16)
+	b.walk(func(f rawField) bool {
+		b.fields = append(b.fields, Field{Key: f.key, Value: f.value(), start: f.start, end: f.end})
+		return true
+	})
+}
+
+// walk calls fn with each field of the block, with the file's line
+// indexes, until fn returns false: from the text of a lazy doc the block
+// is outside the window of, else from the lines.
+func (b *Block) walk(fn func(rawField) bool) {
+	d := &b.q.d
+	if d.lazy && (b.head < d.win || b.end > d.win+len(d.lines)) {
+		walkText(d.src[b.off:b.endOff], b.head, fn)
+		return
+	}
 	var fenced []bool
 	if b.q.fenced != nil {
 		fenced = b.q.fenced[b.head:b.end]
 	}
-	b.fields = readFields(lines, 1, fenced, b.head)
+	walkFields(d.lines[b.head-d.win:b.end-d.win], 1, fenced, func(f rawField) bool {
+		f.start, f.end = f.start+b.head, f.end+b.head
+		return fn(f)
+	})
+}
+
+// walkText is walkFields over the lines of s, a block's text (its heading
+// first, which is not read) from the file's line base, without cutting s
+// into lines: only a value that continues on further lines is. It calls fn
+// with the same fields, in the file's line indexes.
+func walkText(s string, base int, fn func(rawField) bool) {
+	next := func(s string) (text, rest string) { // a line as fillLines cuts it
+		k := strings.IndexByte(s, '\n')
+		if k < 0 {
+			return strings.TrimSuffix(s, "\r"), ""
+		}
+		return strings.TrimSuffix(s[:k], "\r"), s[k+1:]
+	}
+	_, s = next(s)
+	for i := base + 1; s != ""; i++ {
+		t, rest := next(s)
+		key, value, ok := fieldLine(t)
+		s = rest
+		if !ok {
+			continue
+		}
+		// Its value's lines: blank or indented, up to the last that is not
+		// empty (continuation). Most fields have none: a line that starts
+		// with another byte ends them at once.
+		n, body, scan := 0, 0, rest
+		if scan != "" && strings.IndexByte(" \t\r\n", scan[0]) < 0 {
+			scan = ""
+		}
+		for k := 1; scan != ""; k++ {
+			u, after := next(scan)
+			if u != "" && !isIndented(u) {
+				break
+			}
+			if scan = after; u != "" {
+				n, body = k, len(rest)-len(after)
+			}
+		}
+		if !fn(rawField{key: key, first: value, text: rest[:body], start: i, end: i + 1 + n}) {
+			return
+		}
+		s, i = rest[body:], i+n
+	}
 }
 
 // readFields reads the "key: value" fields of lines[from:], passing over
@@ -54,12 +115,16 @@ func readFields(lines []line, from int, skip []bool, base int) []Field {
 type rawField struct {
 	key, first string
 	body       []line
-	start, end int // line indexes of the field and of the line after it
+	text       string // walkText's: the text of the lines of body, not yet cut
+	start, end int    // line indexes of the field and of the line after it
 }
 
 // value decodes the field's value: a block scalar, the older indented form,
 // a plain value folded over its continuation lines, or the one line.
 func (f rawField) value() string {
+	if f.text != "" {
+		f.body = splitLines(f.text)[:f.end-f.start-1]
+	}
 	_, _, scalar := scalarHeader(f.first)
 	switch {
 	case len(f.body) > 0 && (scalar || f.first == ""):
@@ -110,12 +175,8 @@ func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]boo
 		}
 		return values, found
 	}
-	var fenced []bool
-	if b.q.fenced != nil {
-		fenced = b.q.fenced[b.head:b.end]
-	}
 	left := len(keys)
-	walkFields(b.q.d.lines[b.head:b.end], 1, fenced, func(f rawField) bool {
+	b.walk(func(f rawField) bool {
 		n := NormKey(f.key)
 		for k, key := range keys {
 			if key == n && !found[k] {
@@ -139,28 +200,34 @@ func (b *Block) Holds(key, value string) bool {
 		}
 		return false
 	}
-	lines := b.q.d.lines[b.head:b.end]
-	if !strings.ContainsAny(value, " \t\r\n") && !slices.ContainsFunc(lines, func(l line) bool { return strings.Contains(l.text, value) }) {
+	if !strings.ContainsAny(value, " \t\r\n") && !b.mentions(value) {
 		// A value without blanks is on one line of the block, as it is:
 		// values are joined from lines with a space or a newline.
 		return false
 	}
-	var fenced []bool
-	if b.q.fenced != nil {
-		fenced = b.q.fenced[b.head:b.end]
-	}
 	held := false
-	walkFields(lines, 1, fenced, func(f rawField) bool {
+	b.walk(func(f rawField) bool {
 		held = NormKey(f.key) == key && f.value() == value
 		return !held
 	})
 	return held
 }
 
+// mentions reports whether a line of the block holds s, which has no line
+// break.
+func (b *Block) mentions(s string) bool {
+	d := &b.q.d
+	if d.lazy && (b.head < d.win || b.end > d.win+len(d.lines)) {
+		return strings.Contains(d.src[b.off:b.endOff], s)
+	}
+	lines := d.lines[b.head-d.win : b.end-d.win]
+	return slices.ContainsFunc(lines, func(l line) bool { return strings.Contains(l.text, s) })
+}
+
 // parseRow reads a register row's cells as fields, named by the header;
 // the Question ID cell is the block's id, not a field.
 func (b *Block) parseRow() {
-	t := b.q.d.lines[b.head].text
+	t := b.q.d.line(b.head).text
 	cells, _ := splitRow(t)
 	b.fields = make([]Field, 0, len(cells))
 	for k, c := range cells {

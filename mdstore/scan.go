@@ -16,14 +16,15 @@ type Heading struct {
 // Headings returns the level-1 and level-2 headings of the file in order.
 func (q *Questions) Headings() []Heading {
 	opaque := q.valueMask()
+	lines := q.d.all()
 	// An unclosed fence holds every line to the end of the file; the
 	// fenced mask marks a block's content, not its fence lines.
-	open := len(q.d.lines)
-	for open > 0 && q.fenced != nil && (q.fenced[open-1] || isBlank(q.d.lines[open-1].text)) {
+	open := len(lines)
+	for open > 0 && q.fenced != nil && (q.fenced[open-1] || isBlank(lines[open-1].text)) {
 		open--
 	}
 	var out []Heading
-	for i, l := range q.d.lines {
+	for i, l := range lines {
 		if opaque != nil && opaque[i] {
 			continue // a field's value: data, not a heading
 		}
