@@ -202,6 +202,13 @@ type wsFiles struct {
 	dirtyDec       bool
 }
 
+// asRead is w as it was read, parsed again: the files of a check that
+// runs while w is changed.
+func (w *wsFiles) asRead() *wsFiles {
+	return &wsFiles{files: files{state: mdstore.ParseState(w.origState), questions: mdstore.ParseQuestions(w.origQ)},
+		hasState: w.hasState, hasQ: w.hasQ, origQ: w.origQ, origState: w.origState}
+}
+
 // load reads the files through read (the transaction's, or plain reads when
 // the lock is busy) and reports the ones that are missing or not regular.
 func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error) {

@@ -169,12 +169,19 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if err != nil {
 		return zero, err
 	}
-	if err := e.readable(w); err != nil {
-		return zero, err
-	}
+	// The guard reads the files as read, parsed again, while fn changes
+	// its own and the commit writes them to temporary files: its refusal
+	// comes first, and nothing is seen written before it passes.
+	guard := make(chan error, 1)
+	go func() { guard <- e.readable(w.asRead()) }()
+	guarded := sync.OnceValue(func() error { return <-guard })
+	tx.Gate(guarded)
 	f := &w.files
 	v, err := fn(f)
 	if err != nil {
+		if gerr := guarded(); gerr != nil {
+			return zero, gerr
+		}
 		return zero, err
 	}
 	if w.hasQ || len(f.questions.Blocks()) > 0 {

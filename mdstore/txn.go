@@ -28,6 +28,7 @@ var writeOrder = []string{QuestionsFile, StateFile, DecisionsFile}
 type Tx struct {
 	ws    *Workspace
 	files map[string]*txFile
+	gates []func() error // see Gate
 }
 
 type txFile struct {
@@ -105,6 +106,24 @@ func (tx *Tx) WriteContent(name string, c Content) {
 	f := tx.staged(name)
 	f.data, f.content = nil, c
 	f.dirty = !f.exists || !c.Equal(f.orig)
+}
+
+// Gate makes the commit wait for check before it makes any change seen,
+// and fail with check's error, if any, having changed nothing: a check of
+// the files as read can run while the new content is written to temporary
+// files. A commit that writes nothing still waits for it and fails with
+// its error.
+func (tx *Tx) Gate(check func() error) { tx.gates = append(tx.gates, check) }
+
+// pass waits for the gates; once they have passed, it passes at once.
+func (tx *Tx) pass() error {
+	for len(tx.gates) > 0 {
+		if err := tx.gates[0](); err != nil {
+			return err
+		}
+		tx.gates = tx.gates[1:]
+	}
+	return nil
 }
 
 // staged is the file to stage new content for: as read, or new when it
@@ -235,10 +254,17 @@ func (tx *Tx) commit() error {
 		}
 		path := tx.ws.Path(name)
 		if f.content != nil {
-			if err := writeAtomic(path, f.content.WriteTo); err != nil {
+			var gate func() error
+			if len(tx.gates) > 0 {
+				gate = tx.pass
+			}
+			if err := writeAtomic(path, f.content.WriteTo, gate); err != nil {
 				return err
 			}
 			continue
+		}
+		if err := tx.pass(); err != nil {
+			return err
 		}
 		if name == DecisionsFile && f.exists {
 			if done, err := appendInPage(path, f.orig, f.data); done || err != nil {
@@ -249,7 +275,7 @@ func (tx *Tx) commit() error {
 			return err
 		}
 	}
-	return nil
+	return tx.pass()
 }
 
 // appendInPage writes data over orig by appending what data adds, with one
@@ -289,11 +315,15 @@ func WriteAtomic(path string, data []byte) error {
 	return writeAtomic(path, func(w io.Writer) (int64, error) {
 		n, err := w.Write(data)
 		return int64(n), err
-	})
+	}, nil)
 }
 
-// writeAtomic is WriteAtomic of what write writes.
-func writeAtomic(path string, write func(io.Writer) (int64, error)) error {
+// writeAtomic is WriteAtomic of what write writes. A gate that is not nil
+// is waited for once the temporary file is written and synced (the sync is
+// what the gate's check has time for; the one renameio makes before the
+// rename then finds nothing to write), and its error leaves the file as it
+// was.
+func writeAtomic(path string, write func(io.Writer) (int64, error), gate func() error) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
@@ -308,6 +338,14 @@ func writeAtomic(path string, write func(io.Writer) (int64, error)) error {
 	defer t.Cleanup()
 	if _, err := write(t); err != nil {
 		return err
+	}
+	if gate != nil {
+		if err := t.Sync(); err != nil {
+			return err
+		}
+		if err := gate(); err != nil {
+			return err
+		}
 	}
 	if err := t.CloseAtomicallyReplace(); err != nil {
 		return err

@@ -266,3 +266,65 @@ func TestSplitLinesInHalves(t *testing.T) {
 		}
 	}
 }
+
+// A gate that fails stops the commit before anything is seen written: the
+// files keep their bytes and no temporary file is left, whether the gate
+// is waited for after a temporary file was written, before an append, or
+// at the end of a commit that writes nothing. One that passes lets every
+// write through, and is asked once.
+func TestGate(t *testing.T) {
+	refused := fmt.Errorf("refused")
+	files := map[string]string{QuestionsFile: "# Questions\n", StateFile: "# State\n", DecisionsFile: "# Decisions\n"}
+	for _, tc := range []struct {
+		name  string
+		write func(tx *Tx)
+	}{
+		{"questions.md as lines", func(tx *Tx) { tx.WriteContent(QuestionsFile, ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n"))) }},
+		{"state.md as bytes", func(tx *Tx) { tx.Write(StateFile, []byte("# State\nnew\n")) }},
+		{"an append to decisions.md", func(tx *Tx) { tx.Write(DecisionsFile, []byte("# Decisions\n\n## q-2026-11-29-001 answered\n")) }},
+		{"nothing", func(tx *Tx) {}},
+	} {
+		for _, pass := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, gate passes %v", tc.name, pass), func(t *testing.T) {
+				ws := txWorkspace(t, files)
+				asked := 0
+				_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+					for name := range files {
+						if _, err := tx.Read(name); err != nil {
+							return 0, err
+						}
+					}
+					tx.Gate(func() error {
+						if asked++; !pass {
+							return refused
+						}
+						return nil
+					})
+					tc.write(tx)
+					return 0, nil
+				})
+				if asked != 1 {
+					t.Errorf("the gate was asked %d times, want once", asked)
+				}
+				if pass != (err == nil) || !pass && err != refused {
+					t.Fatalf("gate passes %v: got error %v", pass, err)
+				}
+				entries, _ := os.ReadDir(ws.Dir)
+				changed := 0
+				for _, e := range entries {
+					b, _ := os.ReadFile(filepath.Join(ws.Dir, e.Name()))
+					want, known := files[e.Name()]
+					switch {
+					case !known && e.Name() != LockFile:
+						t.Errorf("left behind: %s", e.Name())
+					case known && string(b) != want:
+						changed++
+					}
+				}
+				if want := map[bool]int{false: 0, true: 1}[pass && tc.name != "nothing"]; changed != want {
+					t.Errorf("%d files changed, want %d", changed, want)
+				}
+			})
+		}
+	}
+}
