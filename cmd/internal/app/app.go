@@ -126,14 +126,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Metadata:                  map[string]any{"warnings": new([]string)},
 	}
 	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\nEXAMPLE:\n   " + examples["question raise"] + "\n"
-	templates := newHelpTemplates()
 	var wire func(cmds []*cli.Command, path string)
 	wire = func(cmds []*cli.Command, path string) {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
-			c.OnUsageError = usageError(full, append(append([]cli.Flag(nil), c.Flags...), globalFlags...))
+			c.OnUsageError = usageError(full, c.Flags)
 			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
-			c.CustomHelpTemplate = helpTemplate(c, full, templates)
+			c.CustomHelpTemplate = helpTemplate(c, full)
 			if c.Action != nil {
 				c.Action = wrap(full, c.Action)
 			} else if len(c.Subcommands) > 0 {
@@ -156,7 +155,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		}
 	}
 	wire(app.Commands, "")
-	app.OnUsageError = usageError("", globalFlags)
+	app.OnUsageError = usageError("", nil)
 	app.CommandNotFound = func(c *cli.Context, name string) {}
 	app.Action = func(c *cli.Context) error {
 		if c.Args().Present() {
@@ -171,11 +170,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return app
 }
 
+// usageError words a flag error of cmd, whose own flags are flags; a
+// suggestion is drawn from them and the global flags.
 func usageError(cmd string, flags []cli.Flag) cli.OnUsageErrorFunc {
 	return func(_ *cli.Context, err error, _ bool) error {
 		msg := flagMessage(err.Error())
 		e := mdstore.Errorf(errUsage, "%s", msg)
-		if s := flagSuggestion(flags, msg); s != "" {
+		if s := flagSuggestion(append(slices.Clip(flags), globalFlags...), msg); s != "" {
 			e.Hint(s)
 		}
 		if cmd == "" {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -51,26 +52,37 @@ var examples = map[string]string{
 	"rules remove":             "devrites-engine rules remove r-3f2a9c1b",
 }
 
-// helpTemplate is a command's --help: urfave/cli's own, then the global
-// options (which its command help leaves out) and one example.
-func helpTemplate(c *cli.Command, path string, t *helpTemplates) string {
-	base := t.command
+// helpTemplate is a command's CustomHelpTemplate: a mark that printHelp
+// turns into the template when the help is shown. Every run wires the fifty
+// commands, and only a request for help needs their templates.
+func helpTemplate(c *cli.Command, path string) string {
+	kind := "command"
 	if len(c.Subcommands) > 0 {
-		base = t.group
+		kind = "group"
 	}
-	if ex := examples[path]; ex != "" {
-		return base + "\nEXAMPLE:\n   " + ex + "\n"
-	}
-	return base
+	return helpMark + kind + " " + path
 }
 
-// helpTemplates are the two templates of a command's help, with the global
-// options: made once for the fifty commands of every run.
-type helpTemplates struct{ command, group string }
+const helpMark = "\x00help "
 
-func newHelpTemplates() *helpTemplates {
-	globals := "\nGLOBAL OPTIONS (anywhere on the line):\n" + globalsText()
-	return &helpTemplates{command: cli.CommandHelpTemplate + globals, group: cli.SubcommandHelpTemplate + globals}
+func init() { cli.HelpPrinter = printHelp }
+
+// printHelp is urfave/cli's help printer, for a template helpTemplate
+// marked: a command's help is urfave/cli's own, then the global options
+// (which its command help leaves out) and one example.
+func printHelp(w io.Writer, templ string, data any) {
+	if rest, ok := strings.CutPrefix(templ, helpMark); ok {
+		kind, path, _ := strings.Cut(rest, " ")
+		templ = cli.CommandHelpTemplate
+		if kind == "group" {
+			templ = cli.SubcommandHelpTemplate
+		}
+		templ += "\nGLOBAL OPTIONS (anywhere on the line):\n" + globalsText()
+		if ex := examples[path]; ex != "" {
+			templ += "\nEXAMPLE:\n   " + ex + "\n"
+		}
+	}
+	cli.HelpPrinterCustom(w, templ, data, nil)
 }
 
 // globalsText lists the global flags as urfave/cli lists flags.
