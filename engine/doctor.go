@@ -202,11 +202,10 @@ type wsFiles struct {
 	dirtyDec       bool
 }
 
-// asRead is w as it was read, parsed again: the files of a check that
-// runs while w is changed.
-func (w *wsFiles) asRead() *wsFiles {
-	return &wsFiles{files: files{state: mdstore.ParseState(w.origState), questions: mdstore.ParseQuestions(w.origQ)},
-		hasState: w.hasState, hasQ: w.hasQ, origQ: w.origQ, origState: w.origState}
+// questionsAsRead is w with questions.md as it was read, parsed again: the
+// files of a check of questions.md that runs while w is changed.
+func (w *wsFiles) questionsAsRead() *wsFiles {
+	return &wsFiles{files: files{questions: mdstore.ParseQuestions(w.origQ)}, hasState: w.hasState, hasQ: w.hasQ, origQ: w.origQ, origState: w.origState}
 }
 
 // load reads the files through read (the transaction's, or plain reads when

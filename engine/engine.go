@@ -169,17 +169,20 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if err != nil {
 		return zero, err
 	}
-	// The guard reads the files as read, parsed again, while fn changes
-	// its own and the commit writes them to temporary files: its refusal
-	// comes first, and nothing is seen written before it passes.
+	// The guard: state.md's check first; questions.md's, the long one,
+	// reads the file as read, parsed again, while fn changes its own and
+	// the commit writes them to temporary files. Its refusal comes first
+	// all the same, and nothing is seen written before it passes.
+	if err := e.readableState(w); err != nil {
+		return zero, err
+	}
 	guard := make(chan error, 1)
-	go func() { guard <- e.readable(w.asRead()) }()
-	guarded := sync.OnceValue(func() error { return <-guard })
-	tx.Gate(guarded)
+	go func() { guard <- e.readableQuestions(w.questionsAsRead()) }()
+	tx.Gate(guard)
 	f := &w.files
 	v, err := fn(f)
 	if err != nil {
-		if gerr := guarded(); gerr != nil {
+		if gerr := tx.Gated(); gerr != nil {
 			return zero, gerr
 		}
 		return zero, err

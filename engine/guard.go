@@ -14,15 +14,34 @@ import (
 // left out, since resolving and raising are how drift ends, and so are
 // duplicate qids, which are refused only where a command addresses them.
 func (e *Engine) readable(w *wsFiles) error {
+	if err := e.readableState(w); err != nil {
+		return err
+	}
+	return e.readableQuestions(w)
+}
+
+// readableState is readable's check of state.md, which comes first.
+func (e *Engine) readableState(w *wsFiles) error {
 	d := &doctor{e: e, errorsOnly: true}
 	d.checkState(w)
+	return d.refusal()
+}
+
+// readableQuestions is readable's check of questions.md.
+func (e *Engine) readableQuestions(w *wsFiles) error {
+	d := &doctor{e: e, errorsOnly: true}
 	d.checkQuestions(w)
 	d.routingErrors(w)
+	return d.refusal()
+}
+
+// refusal is the error of the first error found, if any.
+func (d *doctor) refusal() error {
 	for _, f := range d.findings {
 		if f.Severity != SevError {
 			continue
 		}
-		where := e.WS.Path(f.File)
+		where := d.e.WS.Path(f.File)
 		if f.Line > 0 {
 			where += fmt.Sprintf(":%d", f.Line)
 		}

@@ -28,7 +28,8 @@ var writeOrder = []string{QuestionsFile, StateFile, DecisionsFile}
 type Tx struct {
 	ws    *Workspace
 	files map[string]*txFile
-	gates []func() error // see Gate
+	gates []<-chan error // see Gate
+	gated error          // what the gates said
 }
 
 type txFile struct {
@@ -108,22 +109,33 @@ func (tx *Tx) WriteContent(name string, c Content) {
 	f.dirty = !f.exists || !c.Equal(f.orig)
 }
 
-// Gate makes the commit wait for check before it makes any change seen,
-// and fail with check's error, if any, having changed nothing: a check of
-// the files as read can run while the new content is written to temporary
-// files. A commit that writes nothing still waits for it and fails with
-// its error.
-func (tx *Tx) Gate(check func() error) { tx.gates = append(tx.gates, check) }
+// Gate makes the commit wait for a check, which sends its result on check,
+// before it makes any change seen, and fail with the check's error, if
+// any, having changed nothing: a check of the files as read can run while
+// the new content is written to temporary files. A commit that writes
+// nothing still waits for it and fails with its error.
+func (tx *Tx) Gate(check <-chan error) { tx.gates = append(tx.gates, check) }
 
-// pass waits for the gates; once they have passed, it passes at once.
-func (tx *Tx) pass() error {
-	for len(tx.gates) > 0 {
-		if err := tx.gates[0](); err != nil {
-			return err
-		}
+// Gated waits for the gates, and returns the first error one sent.
+func (tx *Tx) Gated() error {
+	for len(tx.gates) > 0 && tx.gated == nil {
+		tx.gated = <-tx.gates[0]
 		tx.gates = tx.gates[1:]
 	}
-	return nil
+	return tx.gated
+}
+
+// open reports whether a gate has not sent its result yet.
+func (tx *Tx) open() bool {
+	for len(tx.gates) > 0 && tx.gated == nil {
+		select {
+		case tx.gated = <-tx.gates[0]:
+			tx.gates = tx.gates[1:]
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // staged is the file to stage new content for: as read, or new when it
@@ -254,16 +266,12 @@ func (tx *Tx) commit() error {
 		}
 		path := tx.ws.Path(name)
 		if f.content != nil {
-			var gate func() error
-			if len(tx.gates) > 0 {
-				gate = tx.pass
-			}
-			if err := writeAtomic(path, f.content.WriteTo, gate); err != nil {
+			if err := writeAtomic(path, f.content.WriteTo, tx); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := tx.pass(); err != nil {
+		if err := tx.Gated(); err != nil {
 			return err
 		}
 		if name == DecisionsFile && f.exists {
@@ -275,7 +283,7 @@ func (tx *Tx) commit() error {
 			return err
 		}
 	}
-	return tx.pass()
+	return tx.Gated()
 }
 
 // appendInPage writes data over orig by appending what data adds, with one
@@ -318,12 +326,12 @@ func WriteAtomic(path string, data []byte) error {
 	}, nil)
 }
 
-// writeAtomic is WriteAtomic of what write writes. A gate that is not nil
-// is waited for once the temporary file is written and synced (the sync is
-// what the gate's check has time for; the one renameio makes before the
-// rename then finds nothing to write), and its error leaves the file as it
-// was.
-func writeAtomic(path string, write func(io.Writer) (int64, error), gate func() error) error {
+// writeAtomic is WriteAtomic of what write writes. The gates of tx, if
+// not nil, are waited for once the temporary file is written, and their
+// error leaves the file as it was. While one is still checking, the file
+// is synced first, which is what the check has time for (renameio syncs
+// again before the rename, and then finds nothing to write).
+func writeAtomic(path string, write func(io.Writer) (int64, error), tx *Tx) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
@@ -339,11 +347,13 @@ func writeAtomic(path string, write func(io.Writer) (int64, error), gate func() 
 	if _, err := write(t); err != nil {
 		return err
 	}
-	if gate != nil {
-		if err := t.Sync(); err != nil {
-			return err
+	if tx != nil {
+		if tx.open() {
+			if err := t.Sync(); err != nil {
+				return err
+			}
 		}
-		if err := gate(); err != nil {
+		if err := tx.Gated(); err != nil {
 			return err
 		}
 	}

@@ -270,8 +270,9 @@ func TestSplitLinesInHalves(t *testing.T) {
 // A gate that fails stops the commit before anything is seen written: the
 // files keep their bytes and no temporary file is left, whether the gate
 // is waited for after a temporary file was written, before an append, or
-// at the end of a commit that writes nothing. One that passes lets every
-// write through, and is asked once.
+// at the end of a commit that writes nothing, and whether its check ends
+// before the commit comes to it or after. One that passes lets every
+// write through.
 func TestGate(t *testing.T) {
 	refused := fmt.Errorf("refused")
 	files := map[string]string{QuestionsFile: "# Questions\n", StateFile: "# State\n", DecisionsFile: "# Decisions\n"}
@@ -285,46 +286,52 @@ func TestGate(t *testing.T) {
 		{"nothing", func(tx *Tx) {}},
 	} {
 		for _, pass := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s, gate passes %v", tc.name, pass), func(t *testing.T) {
-				ws := txWorkspace(t, files)
-				asked := 0
-				_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
-					for name := range files {
-						if _, err := tx.Read(name); err != nil {
-							return 0, err
+			for _, late := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s, passes %v, late %v", tc.name, pass, late), func(t *testing.T) {
+					ws := txWorkspace(t, files)
+					_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+						for name := range files {
+							if _, err := tx.Read(name); err != nil {
+								return 0, err
+							}
 						}
-					}
-					tx.Gate(func() error {
-						if asked++; !pass {
-							return refused
+						check := make(chan error, 1)
+						send := func() {
+							if pass {
+								check <- nil
+							} else {
+								check <- refused
+							}
 						}
-						return nil
+						if late {
+							time.AfterFunc(20*time.Millisecond, send)
+						} else {
+							send()
+						}
+						tx.Gate(check)
+						tc.write(tx)
+						return 0, nil
 					})
-					tc.write(tx)
-					return 0, nil
-				})
-				if asked != 1 {
-					t.Errorf("the gate was asked %d times, want once", asked)
-				}
-				if pass != (err == nil) || !pass && err != refused {
-					t.Fatalf("gate passes %v: got error %v", pass, err)
-				}
-				entries, _ := os.ReadDir(ws.Dir)
-				changed := 0
-				for _, e := range entries {
-					b, _ := os.ReadFile(filepath.Join(ws.Dir, e.Name()))
-					want, known := files[e.Name()]
-					switch {
-					case !known && e.Name() != LockFile:
-						t.Errorf("left behind: %s", e.Name())
-					case known && string(b) != want:
-						changed++
+					if pass != (err == nil) || !pass && err != refused {
+						t.Fatalf("got error %v", err)
 					}
-				}
-				if want := map[bool]int{false: 0, true: 1}[pass && tc.name != "nothing"]; changed != want {
-					t.Errorf("%d files changed, want %d", changed, want)
-				}
-			})
+					entries, _ := os.ReadDir(ws.Dir)
+					changed := 0
+					for _, e := range entries {
+						b, _ := os.ReadFile(filepath.Join(ws.Dir, e.Name()))
+						want, known := files[e.Name()]
+						switch {
+						case !known && e.Name() != LockFile:
+							t.Errorf("left behind: %s", e.Name())
+						case known && string(b) != want:
+							changed++
+						}
+					}
+					if want := map[bool]int{false: 0, true: 1}[pass && tc.name != "nothing"]; changed != want {
+						t.Errorf("%d files changed, want %d", changed, want)
+					}
+				})
+			}
 		}
 	}
 }
