@@ -280,7 +280,9 @@ func TestGate(t *testing.T) {
 		name  string
 		write func(tx *Tx)
 	}{
-		{"questions.md as lines", func(tx *Tx) { tx.WriteContent(QuestionsFile, ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n"))) }},
+		{"questions.md as lines", func(tx *Tx) {
+			tx.WriteContent(QuestionsFile, ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n")))
+		}},
 		{"state.md as bytes", func(tx *Tx) { tx.Write(StateFile, []byte("# State\nnew\n")) }},
 		{"an append to decisions.md", func(tx *Tx) { tx.Write(DecisionsFile, []byte("# Decisions\n\n## q-2026-11-29-001 answered\n")) }},
 		{"nothing", func(tx *Tx) {}},
