@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -322,11 +321,13 @@ func cleanBlocks(blocks []*mdstore.Block) []bool {
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(blocks)/512+1)
-	var wg sync.WaitGroup
+	waits := make([]func(), workers)
 	for k := range workers {
-		wg.Go(func() { check(k*len(blocks)/workers, (k+1)*len(blocks)/workers) })
+		waits[k] = mdstore.Go(func() { check(k*len(blocks)/workers, (k+1)*len(blocks)/workers) })
 	}
-	wg.Wait()
+	for _, wait := range waits {
+		wait()
+	}
 	return clean
 }
 

@@ -121,10 +121,11 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	}
 	// Each file is parsed while the next is read: the parsers are
 	// functions of their bytes, and a machine has a second core.
-	parsedState := make(chan *mdstore.State, 1)
-	go func() { parsedState <- mdstore.ParseState(sb) }()
+	var state *mdstore.State
+	parsedState := mdstore.Go(func() { state = mdstore.ParseState(sb) })
 	origQ, hasQ, qerr := read(mdstore.QuestionsFile)
-	w := &wsFiles{files: files{state: <-parsedState}, hasState: true, origState: sb}
+	parsedState()
+	w := &wsFiles{files: files{state: state}, hasState: true, origState: sb}
 	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
 		return nil, err
 	}
@@ -134,12 +135,11 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
 		w.origQ = []byte("# Questions\n")
 	}
-	parsedQ := make(chan *mdstore.Questions, 1)
-	go func() { parsedQ <- mdstore.ParseQuestions(w.origQ) }()
+	parsedQ := mdstore.Go(func() { w.questions = mdstore.ParseQuestions(w.origQ) })
 	if decisions {
 		w.decisions, w.hasDec, err = read(mdstore.DecisionsFile)
 	}
-	w.questions = <-parsedQ
+	parsedQ()
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,13 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 		return zero, err
 	}
 	guard := make(chan error, 1)
-	go func() { guard <- e.readableQuestions(w.questionsAsRead()) }()
+	go func() {
+		var err error
+		if fault := mdstore.Catch(func() { err = e.readableQuestions(w.questionsAsRead()) }); fault != nil {
+			err = fault
+		}
+		guard <- err
+	}()
 	tx.Gate(guard)
 	f := &w.files
 	v, err := fn(f)

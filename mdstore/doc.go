@@ -55,6 +55,21 @@
 // unchanged. Elsewhere, and whenever those differ, the file is read again
 // and compared byte for byte.
 //
+// Mapped reads. A transaction of a Workspace marked Mapped (the command
+// line marks the workspaces of its commands, unless a person is at the
+// terminal) maps each file of 64 KiB or more into memory instead of
+// copying it, where change times are fine-grained: the pages come from the
+// page cache as they are read, with no copy and no fresh memory for it,
+// which is most of what reading a file costs. A mapped file shows what is
+// on disk now, so a write in place by another program cannot be found by
+// comparing bytes; its change time finds it, before the commit and again
+// once the new content is in its temporary files, and the transaction then
+// runs again. A file cut short in place faults when the pages past its new
+// end are read: Catch, in every command, and Go, in every goroutine that
+// reads the files, make that an error of kind ErrBusy naming the file. A
+// mapping lasts as long as the process, so a long-running one (serve)
+// copies.
+//
 // Limits. Atomic replacement relies on rename(2) being atomic, which holds on
 // local file systems but not on NFS with several clients. Between the re-read
 // and the rename there is still a window of microseconds in which an editor

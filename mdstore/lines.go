@@ -163,15 +163,15 @@ func splitLines(s string) []line {
 		return lines
 	}
 	head, tail := s[:len(s)/2+i+1], s[len(s)/2+i+1:]
-	n2 := make(chan int, 1)
-	go func() { n2 <- lineCount(tail) }()
+	var n2 int
+	counted := Go(func() { n2 = lineCount(tail) })
 	n1 := lineCount(head)
-	n := n1 + <-n2
+	counted()
+	n := n1 + n2
 	lines := make([]line, n, n+64)
-	done := make(chan struct{})
-	go func() { fillLines(lines[n1:], tail); close(done) }()
+	filled := Go(func() { fillLines(lines[n1:], tail) })
 	fillLines(lines[:n1], head)
-	<-done
+	filled()
 	return lines
 }
 

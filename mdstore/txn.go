@@ -26,10 +26,11 @@ var writeOrder = []string{QuestionsFile, StateFile, DecisionsFile}
 
 // Tx is one read-change-write of a workspace under its lock.
 type Tx struct {
-	ws    *Workspace
-	files map[string]*txFile
-	gates []<-chan error // see Gate
-	gated error          // what the gates said
+	ws     *Workspace
+	files  map[string]*txFile
+	gates  []<-chan error // see Gate
+	gated  error          // what the gates said
+	mapped bool           // files are mapped, not copied (Workspace.Mapped)
 }
 
 type txFile struct {
@@ -39,6 +40,7 @@ type txFile struct {
 	data    []byte
 	content Content // the new content when staged by WriteContent, else nil
 	dirty   bool
+	mapped  bool // orig is the file mapped into memory
 }
 
 // Content is a file's new content as Questions and State hold it: lines,
@@ -84,8 +86,8 @@ func (tx *Tx) file(name string) (*txFile, error) {
 	if f, ok := tx.files[name]; ok {
 		return f, nil
 	}
-	b, id, err := tx.ws.readFile(name)
-	f := &txFile{orig: b, id: id, data: b, exists: err == nil}
+	b, id, mapped, err := tx.ws.readFile(name, tx.mapped)
+	f := &txFile{orig: b, id: id, data: b, exists: err == nil, mapped: mapped}
 	if err != nil && !errors.Is(err, ErrMissing) {
 		return nil, err
 	}
@@ -172,7 +174,7 @@ func Transact[T any](ctx context.Context, ws *Workspace, timeout time.Duration, 
 	defer unlock()
 	fine := fineTimes(ws.Dir)
 	for attempt := 0; attempt < maxAttempts; attempt++ {
-		tx := &Tx{ws: ws, files: map[string]*txFile{}}
+		tx := &Tx{ws: ws, files: map[string]*txFile{}, mapped: ws.Mapped && fine}
 		v, err := fn(tx)
 		if err != nil {
 			return zero, err
@@ -180,10 +182,13 @@ func Transact[T any](ctx context.Context, ws *Workspace, timeout time.Duration, 
 		if !tx.unchangedOnDisk(fine) {
 			continue
 		}
-		if err := tx.commit(); err != nil {
+		done, err := tx.commit(fine)
+		if err != nil {
 			return zero, err
 		}
-		return v, nil
+		if done {
+			return v, nil
+		}
 	}
 	return zero, fmt.Errorf("%s: files kept changing while locked; is another program rewriting them?", ws.Dir)
 }
@@ -204,7 +209,9 @@ func (tx *Tx) unchangedOnDisk(fine bool) bool {
 		if fi, err := os.Lstat(path); fine && err == nil && f.exists && fi.Mode().IsRegular() && idOf(fi) == f.id {
 			continue
 		}
-		if !sameOnDisk(path, f.exists, f.orig) {
+		// A mapped file shows what is on disk now: comparing it with the
+		// disk would find no change.
+		if f.mapped || !sameOnDisk(path, f.exists, f.orig) {
 			return false
 		}
 	}
@@ -252,38 +259,74 @@ func sameOnDisk(path string, existed bool, want []byte) bool {
 	}
 }
 
-func (tx *Tx) commit() error {
+// commit writes the staged files in writeOrder, and reports whether it
+// did. The files kept as lines (WriteContent) go first to temporary files,
+// all of them before any rename. A file that was mapped (see Workspace.Mapped)
+// is copied from the mapping, so its identity is checked again once they
+// are written: a write in place by another program since the check before
+// the commit makes it report false, having changed nothing, and the
+// transaction runs again.
+func (tx *Tx) commit(fine bool) (bool, error) {
 	names := append([]string(nil), writeOrder...)
 	for name := range tx.files {
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}
-	for _, name := range names {
-		f := tx.files[name]
-		if f == nil || !f.dirty {
-			continue
-		}
-		path := tx.ws.Path(name)
-		if f.content != nil {
-			if err := writeAtomic(path, f.content.WriteTo, tx); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := tx.Gated(); err != nil {
-			return err
-		}
-		if name == DecisionsFile && f.exists {
-			if done, err := appendInPage(path, f.orig, f.data); done || err != nil {
-				return err
+	pending := make([]*renameio.PendingFile, len(names))
+	defer func() {
+		for _, t := range pending {
+			if t != nil {
+				_ = t.Cleanup() // nothing to do for one renamed
 			}
 		}
-		if err := WriteAtomic(path, f.data); err != nil {
-			return err
+	}()
+	mapped := false
+	for i, name := range names {
+		if f := tx.files[name]; f != nil && f.dirty && f.content != nil {
+			t, err := prepare(tx.ws.Path(name), f.content.WriteTo)
+			if err != nil {
+				return false, err
+			}
+			pending[i], mapped = t, mapped || f.mapped
 		}
 	}
-	return tx.Gated()
+	if mapped && !tx.unchangedOnDisk(fine) {
+		return false, nil
+	}
+	// While a gate's check still runs, the temporary files are synced:
+	// that is what it has time for (renameio syncs again before the
+	// rename, and then finds nothing to write).
+	for _, t := range pending {
+		if t != nil && tx.open() {
+			if err := t.Sync(); err != nil {
+				return false, err
+			}
+		}
+	}
+	if err := tx.Gated(); err != nil {
+		return false, err
+	}
+	for i, name := range names {
+		f := tx.files[name]
+		switch {
+		case f == nil || !f.dirty:
+			continue
+		case pending[i] != nil:
+			if err := replace(tx.ws.Path(name), pending[i]); err != nil {
+				return false, err
+			}
+			continue
+		case name == DecisionsFile && f.exists:
+			if done, err := appendInPage(tx.ws.Path(name), f.orig, f.data); done || err != nil {
+				return err == nil, err
+			}
+		}
+		if err := WriteAtomic(tx.ws.Path(name), f.data); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // appendInPage writes data over orig by appending what data adds, with one
@@ -320,20 +363,22 @@ func appendInPage(path string, orig, data []byte) (bool, error) {
 // directory, fsync, rename, fsync of the directory. The file keeps its
 // permissions; a path that exists and is not a regular file is refused.
 func WriteAtomic(path string, data []byte) error {
-	return writeAtomic(path, func(w io.Writer) (int64, error) {
+	t, err := prepare(path, func(w io.Writer) (int64, error) {
 		n, err := w.Write(data)
 		return int64(n), err
-	}, nil)
+	})
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	return replace(path, t)
 }
 
-// writeAtomic is WriteAtomic of what write writes. The gates of tx, if
-// not nil, are waited for once the temporary file is written, and their
-// error leaves the file as it was. While one is still checking, the file
-// is synced first, which is what the check has time for (renameio syncs
-// again before the rename, and then finds nothing to write).
-func writeAtomic(path string, write func(io.Writer) (int64, error), tx *Tx) error {
+// prepare is the first half of WriteAtomic, for what write writes: the
+// temporary file, written. A failure leaves no file behind.
+func prepare(path string, write func(io.Writer) (int64, error)) (*renameio.PendingFile, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return Errorf(ErrMalformed, "%s: not a regular file", path)
+		return nil, Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
 	// The temporary file goes in the same directory: renameio would otherwise
 	// probe $TMPDIR with a test rename on every write, and leave temporary
@@ -341,22 +386,18 @@ func writeAtomic(path string, write func(io.Writer) (int64, error), tx *Tx) erro
 	t, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithExistingPermissions(),
 		renameio.WithTempDir(filepath.Dir(path)))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer t.Cleanup()
 	if _, err := write(t); err != nil {
-		return err
+		_ = t.Cleanup()
+		return nil, err
 	}
-	if tx != nil {
-		if tx.open() {
-			if err := t.Sync(); err != nil {
-				return err
-			}
-		}
-		if err := tx.Gated(); err != nil {
-			return err
-		}
-	}
+	return t, nil
+}
+
+// replace is the second half: fsync, rename and the fsync of the
+// directory.
+func replace(path string, t *renameio.PendingFile) error {
 	if err := t.CloseAtomicallyReplace(); err != nil {
 		return err
 	}

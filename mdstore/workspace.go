@@ -37,6 +37,11 @@ type Workspace struct {
 	Devrites string // the .devrites directory, or "" when unknown
 	Project  string // the directory holding .devrites (else Dir)
 	Slug     string
+	// Mapped lets transactions map the files they read into memory
+	// instead of copying them, where the file system gives every write a
+	// change time of its own (see the package doc, Mapped reads). A
+	// mapping lasts as long as the process: for one that is short.
+	Mapped bool
 }
 
 // slugShaped reports whether s is 1 to 64 bytes of lower-case ASCII
@@ -203,44 +208,50 @@ func (ws *Workspace) Path(name string) string { return filepath.Join(ws.Dir, nam
 // renames, so each file read is whole; two files read this way may come from
 // different transactions. Files that must be regular and are not are refused.
 func (ws *Workspace) ReadFile(name string) ([]byte, error) {
-	b, _, err := ws.readFile(name)
+	b, _, _, err := ws.readFile(name, false)
 	return b, err
 }
 
 // readFile is ReadFile with the identity of what it read, from the same
-// open file.
-func (ws *Workspace) readFile(name string) ([]byte, fileID, error) {
+// open file. mapped asks for the file mapped into memory, and it reports
+// whether it was (a file smaller than mapMin is read).
+func (ws *Workspace) readFile(name string, mapped bool) ([]byte, fileID, bool, error) {
 	p := ws.Path(name)
 	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fileID{}, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
+		return nil, fileID{}, false, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
 	case errors.Is(err, syscall.ELOOP):
-		return nil, fileID{}, notRegular(p)
+		return nil, fileID{}, false, notRegular(p)
 	case err != nil:
-		return nil, fileID{}, err
+		return nil, fileID{}, false, err
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, fileID{}, err
+		return nil, fileID{}, false, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fileID{}, notRegular(p)
+		return nil, fileID{}, false, notRegular(p)
+	}
+	if mapped {
+		if b, ok := mapFile(fh, fi.Size()); ok {
+			return b, idOf(fi), true, nil
+		}
 	}
 	// Room for a record appended in place (AppendRecord) without a copy.
 	b := make([]byte, fi.Size(), fi.Size()+4096)
 	n, err := io.ReadFull(fh, b)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fileID{}, err
+		return nil, fileID{}, false, err
 	}
 	if n < len(b) {
-		return b[:n], fileID{size: -1}, nil // shrinking as it was read: compared again before a write
+		return b[:n], fileID{size: -1}, false, nil // shrinking as it was read: compared again before a write
 	}
 	if rest, _ := io.ReadAll(fh); len(rest) > 0 {
-		return append(b, rest...), fileID{size: -1}, nil // growing as it was read
+		return append(b, rest...), fileID{size: -1}, false, nil // growing as it was read
 	}
-	return b, idOf(fi), nil
+	return b, idOf(fi), false, nil
 }
 
 func notRegular(p string) error {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
@@ -242,7 +243,10 @@ func allFlags() []cli.Flag {
 // wrap gives an action its env and names the command in its errors.
 func wrap(cmd string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		err := action(c)
+		var err error
+		if fault := mdstore.Catch(func() { err = action(c) }); fault != nil {
+			err = fault // a mapped file cut short under the command
+		}
 		var s status
 		if err == nil || errors.As(err, &s) {
 			return err
@@ -323,7 +327,7 @@ func locate(workspace, root, slug string) mdstore.Locator {
 
 // open finds the workspace and prepares the engine.
 func (e *env) open() (*engine.Engine, error) {
-	ws, err := mdstore.Find(e.locator())
+	ws, err := e.workspace()
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +341,19 @@ func (e *env) open() (*engine.Engine, error) {
 		e.warn([]string{err.Error() + "; nothing is written until it is fixed"})
 	}
 	return eng, nil
+}
+
+// workspace finds the workspace to act on. Its files are mapped into
+// memory rather than copied (Workspace.Mapped) unless standard input is a
+// terminal, where a person may keep a command running: a command is short,
+// and its mappings go with it.
+func (e *env) workspace() (*mdstore.Workspace, error) {
+	ws, err := mdstore.Find(e.locator())
+	if err == nil {
+		f, ok := e.stdin.(*os.File)
+		ws.Mapped = !ok || !term.IsTerminal(int(f.Fd()))
+	}
+	return ws, err
 }
 
 // budgetMemory sets how the collector works for the rest of a command: it

@@ -31,7 +31,7 @@ func cmdDoctor(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ws, err := mdstore.Find(e.locator())
+	ws, err := e.workspace()
 	if err != nil {
 		return err
 	}

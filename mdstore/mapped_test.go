@@ -1,0 +1,201 @@
+//go:build linux
+
+package mdstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigQuestions is a questions.md past mapMin: n engine blocks, all open.
+func bigQuestions(n int) string {
+	var b strings.Builder
+	b.WriteString("# Questions\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "\n## q-2026-11-29-%03d\nstatus: open\ngate: blocking\nquestion: Which retry policy for service %d?\nsla: 15m\n", i, i)
+	}
+	return b.String()
+}
+
+// lastByte keeps a byte read, so that the read is made.
+var lastByte byte
+
+// answer is a transaction that answers one question of questions.md.
+func answer(id string) func(tx *Tx) (bool, error) {
+	return func(tx *Tx) (bool, error) {
+		b, err := tx.Read(QuestionsFile)
+		if err != nil {
+			return false, err
+		}
+		q := ParseQuestions(b)
+		if err := q.Set(id, KV{"status", "answered"}, KV{"answer", "yes"}); err != nil {
+			return false, err
+		}
+		tx.WriteContent(QuestionsFile, q)
+		return tx.files[QuestionsFile].mapped, nil
+	}
+}
+
+// A transaction of a Mapped workspace maps the files past mapMin and reads
+// smaller ones, and writes the same bytes as one that copies them.
+func TestMappedReadsWriteTheSame(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	src := bigQuestions(2000)
+	var out []string
+	for _, mapped := range []bool{false, true} {
+		ws := txWorkspace(t, map[string]string{QuestionsFile: src, StateFile: "# State\n"})
+		ws.Mapped = mapped
+		got, err := Transact(context.Background(), ws, time.Second, answer("q-2026-11-29-1000"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != mapped {
+			t.Fatalf("Mapped %v: questions.md mapped %v", mapped, got)
+		}
+		small, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (bool, error) {
+			_, err := tx.Read(StateFile)
+			return tx.files[StateFile].mapped, err
+		})
+		if err != nil || small {
+			t.Fatalf("a file under mapMin: mapped %v (%v)", small, err)
+		}
+		b, err := os.ReadFile(ws.Path(QuestionsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	if out[0] != out[1] {
+		t.Fatal("a mapped transaction wrote other bytes than a copying one")
+	}
+	if !strings.Contains(out[1], "## q-2026-11-29-1000\nstatus: answered\n") {
+		t.Fatal("the answer was not written")
+	}
+}
+
+// A mapped file that another program cuts short in place makes the next
+// read of the pages past its end fault: Catch turns that into an error of
+// kind ErrBusy naming the file, in the goroutine that faulted or in the one
+// that waits for it (Go), and nothing is written.
+func TestMappedFileCutShort(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	for _, where := range []string{"here", "in a goroutine"} {
+		t.Run(where, func(t *testing.T) {
+			src := bigQuestions(2000)
+			ws := txWorkspace(t, map[string]string{QuestionsFile: src})
+			ws.Mapped = true
+			var inner error
+			err := Catch(func() {
+				_, inner = Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+					b, err := tx.Read(QuestionsFile)
+					if err != nil || !tx.files[QuestionsFile].mapped {
+						return 0, fmt.Errorf("not mapped: %v", err)
+					}
+					if err := os.Truncate(ws.Path(QuestionsFile), 0); err != nil {
+						return 0, err
+					}
+					tx.Write(QuestionsFile, []byte("never written\n"))
+					touch := func() { lastByte = b[len(b)-1] }
+					if where == "here" {
+						touch()
+					} else {
+						Go(touch)()
+					}
+					return 0, nil
+				})
+			})
+			if inner != nil {
+				t.Fatalf("the transaction returned %v, want a fault", inner)
+			}
+			if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), QuestionsFile+": cut short while it was read") {
+				t.Fatalf("got %v, want ErrBusy naming %s", err, QuestionsFile)
+			}
+			if b, _ := os.ReadFile(ws.Path(QuestionsFile)); len(b) != 0 {
+				t.Fatalf("questions.md holds %q, want it as the other program left it", b)
+			}
+		})
+	}
+}
+
+// rewriting is the content of questions.md as answer gives it, which
+// rewrites the file in place (same size, other bytes) while its new content
+// is written, as a program that ignores the lock may: the first time only.
+type rewriting struct {
+	*Questions
+	path string
+	done *bool
+}
+
+func (r rewriting) WriteTo(w io.Writer) (int64, error) {
+	if !*r.done {
+		*r.done = true
+		b, err := os.ReadFile(r.path)
+		if err != nil {
+			return 0, err
+		}
+		b = bytes.Replace(b, []byte("service 7?"), []byte("service 8?"), 1)
+		if err := os.WriteFile(r.path, b, 0o644); err != nil { // in place: same inode
+			return 0, err
+		}
+	}
+	return r.Questions.WriteTo(w)
+}
+
+// A mapped file rewritten in place, before the commit or while the commit
+// copies it to its temporary file, is read again: the transaction runs on
+// the new bytes, and the other program's change is kept.
+func TestMappedFileRewrittenInPlace(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	for _, when := range []string{"before the commit", "during the commit"} {
+		t.Run(when, func(t *testing.T) {
+			ws := txWorkspace(t, map[string]string{QuestionsFile: bigQuestions(2000)})
+			ws.Mapped = true
+			path, runs, done := ws.Path(QuestionsFile), 0, false
+			_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+				runs++
+				b, err := tx.Read(QuestionsFile)
+				if err != nil {
+					return 0, err
+				}
+				q := ParseQuestions(b)
+				if err := q.Set("q-2026-11-29-1000", KV{"status", "answered"}); err != nil {
+					return 0, err
+				}
+				if when == "before the commit" && runs == 1 {
+					rewritten := bytes.Replace(b, []byte("service 7?"), []byte("service 8?"), 1)
+					if err := os.WriteFile(path, rewritten, 0o644); err != nil {
+						return 0, err
+					}
+				}
+				tx.WriteContent(QuestionsFile, rewriting{q, path, &done})
+				if when == "before the commit" {
+					done = true
+				}
+				return 0, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runs != 2 {
+				t.Fatalf("the transaction ran %d times, want 2", runs)
+			}
+			b, _ := os.ReadFile(path)
+			if !bytes.Contains(b, []byte("service 8?")) || !bytes.Contains(b, []byte("## q-2026-11-29-1000\nstatus: answered\n")) {
+				t.Fatal("the result lacks the other program's change or the answer")
+			}
+		})
+	}
+}
