@@ -3,13 +3,17 @@ package mdstore
 import (
 	"os"
 	"syscall"
+	"unsafe"
 )
 
 // mapMin is the size from which a file is mapped rather than read: below
 // it, a copy costs no more than the mapping.
 const mapMin = 64 << 10
 
-// mapFile maps f's size bytes into memory, read-only, or reports false.
+// mapFile maps f's size bytes into memory, or reports false. The mapping
+// is private: what is written into it stays in this process, so the rest of
+// its last page is spare room, as AppendRecord takes it, for the entry an
+// append adds.
 func mapFile(f *os.File, size int64) ([]byte, bool) {
 	if size < mapMin || int64(int(size)) != size {
 		return nil, false
@@ -21,10 +25,11 @@ func mapFile(f *os.File, size int64) ([]byte, bool) {
 	var b []byte
 	var merr error
 	if err := rc.Control(func(fd uintptr) {
-		b, merr = syscall.Mmap(int(fd), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+		b, merr = syscall.Mmap(int(fd), 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
 	}); err != nil || merr != nil {
 		return nil, false
 	}
 	addMapping(b, f.Name())
-	return b, true
+	room := (len(b) + int(pageSize) - 1) &^ (int(pageSize) - 1)
+	return unsafe.Slice(unsafe.SliceData(b), room)[:len(b)], true
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // bigQuestions is a questions.md past mapMin: n engine blocks, all open.
@@ -197,5 +198,42 @@ func TestMappedFileRewrittenInPlace(t *testing.T) {
 				t.Fatal("the result lacks the other program's change or the answer")
 			}
 		})
+	}
+}
+
+// A mapped decisions.md takes an entry in the spare room of its last page,
+// without a copy of the file (the mapping is private: the file does not
+// see it), and the entry is appended to the file in place.
+func TestMappedAppendInTheLastPage(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	log := "# Decisions\n" + strings.Repeat("\n## q-2026-11-29-001 answered\nanswer: yes\n", 3000)
+	log = log[:len(log)-len(log)%os.Getpagesize()] + "\n" // room for an entry in the last page
+	ws := txWorkspace(t, map[string]string{DecisionsFile: log})
+	ws.Mapped = true
+	path := ws.Path(DecisionsFile)
+	ino := inode(t, path)
+	shared, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (bool, error) {
+		b, err := tx.Read(DecisionsFile)
+		if err != nil || !tx.files[DecisionsFile].mapped {
+			return false, fmt.Errorf("not mapped: %v", err)
+		}
+		out := AppendRecord(b, "q-2026-11-29-002 answered", KV{"answer", "no"})
+		tx.Write(DecisionsFile, out)
+		return unsafe.SliceData(out) == unsafe.SliceData(b), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !shared {
+		t.Error("the entry was appended to a copy of the file")
+	}
+	if inode(t, path) != ino {
+		t.Error("decisions.md was replaced, not appended to")
+	}
+	want := log + "\n## q-2026-11-29-002 answered\nanswer: no\n"
+	if b, _ := os.ReadFile(path); string(b) != want {
+		t.Fatalf("decisions.md ends %q, want %q", b[len(b)-80:], want[len(want)-80:])
 	}
 }
