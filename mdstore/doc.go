@@ -60,7 +60,10 @@
 // terminal) maps each file of 64 KiB or more into memory instead of
 // copying it, where change times are fine-grained: the pages come from the
 // page cache as they are read, with no copy and no fresh memory for it,
-// which is most of what reading a file costs. A mapped file shows what is
+// which is most of what reading a file costs. The mapping is private, and
+// the rest of its last page is spare room: a decision appended to
+// decisions.md is made there, without a copy of the file. A mapped file
+// shows what is
 // on disk now, so a write in place by another program cannot be found by
 // comparing bytes; its change time finds it, before the commit and again
 // once the new content is in its temporary files, and the transaction then
