@@ -202,10 +202,11 @@ type wsFiles struct {
 	dirtyDec       bool
 }
 
-// questionsAsRead is w with questions.md as it was read, parsed again: the
-// files of a check of questions.md that runs while w is changed.
-func (w *wsFiles) questionsAsRead() *wsFiles {
-	return &wsFiles{files: files{questions: mdstore.ParseQuestions(w.origQ)}, hasState: w.hasState, hasQ: w.hasQ, origQ: w.origQ, origState: w.origState}
+// questionsAsRead is questions.md as read (origQ, hasQ as a transaction's
+// ReadOptional gives them), parsed on its own: the files of a check of
+// questions.md that runs while another copy is changed.
+func questionsAsRead(origQ []byte, hasQ bool) *wsFiles {
+	return &wsFiles{files: files{questions: mdstore.ParseQuestions(origQ)}, hasQ: hasQ, origQ: origQ}
 }
 
 // load reads the files through read (the transaction's, or plain reads when

@@ -165,26 +165,30 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if e.configErr != nil {
 		return zero, e.configErr
 	}
+	// The guard: questions.md's check, the long one, starts as soon as
+	// the file is read, on the file parsed again, while the rest is read,
+	// fn changes its own copy and the commit writes temporary files.
+	// state.md's comes before fn. The refusal of the two is the one a
+	// check in that order gives, and nothing is seen written before the
+	// guard passes.
+	if origQ, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile); err == nil {
+		guard := make(chan error, 1)
+		go func() {
+			var err error
+			if fault := mdstore.Catch(func() { err = e.readableQuestions(questionsAsRead(origQ, hasQ)) }); fault != nil {
+				err = fault
+			}
+			guard <- err
+		}()
+		tx.Gate(guard)
+	}
 	w, err := e.load(tx.ReadOptional, true)
 	if err != nil {
 		return zero, err
 	}
-	// The guard: state.md's check first; questions.md's, the long one,
-	// reads the file as read, parsed again, while fn changes its own and
-	// the commit writes them to temporary files. Its refusal comes first
-	// all the same, and nothing is seen written before it passes.
 	if err := e.readableState(w); err != nil {
 		return zero, err
 	}
-	guard := make(chan error, 1)
-	go func() {
-		var err error
-		if fault := mdstore.Catch(func() { err = e.readableQuestions(w.questionsAsRead()) }); fault != nil {
-			err = fault
-		}
-		guard <- err
-	}()
-	tx.Gate(guard)
 	f := &w.files
 	v, err := fn(f)
 	if err != nil {

@@ -270,8 +270,20 @@ func (q Question) slaDuration() (time.Duration, bool) {
 	return parseSLA(q.SLA)
 }
 
-// slaUnits are the units an SLA may end in.
-var slaUnits = map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}
+// slaUnit is the unit an SLA ends in, or 0 when c is not one.
+func slaUnit(c byte) time.Duration {
+	switch c {
+	case 's':
+		return time.Second
+	case 'm':
+		return time.Minute
+	case 'h':
+		return time.Hour
+	case 'd':
+		return 24 * time.Hour
+	}
+	return 0
+}
 
 // splitSLA splits an SLA shaped as digits and a unit ("15m"), after
 // trimming blanks; ok is false for any other shape. (Every block is checked
@@ -281,8 +293,8 @@ func splitSLA(s string) (digits string, unit time.Duration, ok bool) {
 	if len(s) < 2 {
 		return "", 0, false
 	}
-	digits, unit = s[:len(s)-1], slaUnits[s[len(s)-1]]
-	if unit == 0 || strings.Trim(digits, "0123456789") != "" {
+	digits, unit = s[:len(s)-1], slaUnit(s[len(s)-1])
+	if unit == 0 || !isNumber(digits) {
 		return "", 0, false
 	}
 	return digits, unit, true

@@ -248,7 +248,12 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 
 // isNumber reports whether s is made only of ASCII digits.
 func isNumber(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func optionRangeError(n string, options int) error {

@@ -30,7 +30,7 @@ func (b *Block) parse() {
 		return
 	}
 	b.fields = make([]Field, 0, 16)
-	b.walk(func(f rawField) bool {
+	b.walk("", func(f rawField) bool {
 		b.fields = append(b.fields, Field{Key: f.key, Value: f.value(), start: f.start, end: f.end})
 		return true
 	})
@@ -38,11 +38,13 @@ func (b *Block) parse() {
 
 // walk calls fn with each field of the block, with the file's line
 // indexes, until fn returns false: from the text of a lazy doc the block
-// is outside the window of, else from the lines.
-func (b *Block) walk(fn func(rawField) bool) {
+// is outside the window of, else from the lines. firsts, when not "", are
+// the first letters of the keys (normalised) fn looks for: a reading of
+// the text may pass over the fields of other keys.
+func (b *Block) walk(firsts string, fn func(rawField) bool) {
 	d := &b.q.d
 	if d.lazy && (b.head < d.win || b.end > d.win+len(d.lines)) {
-		walkText(d.src[b.off:b.endOff], b.head, fn)
+		walkText(d.src[b.off:b.endOff], b.head, firsts, fn)
 		return
 	}
 	var fenced []bool
@@ -58,8 +60,11 @@ func (b *Block) walk(fn func(rawField) bool) {
 // walkText is walkFields over the lines of s, a block's text (its heading
 // first, which is not read) from the file's line base, without cutting s
 // into lines: only a value that continues on further lines is. It calls fn
-// with the same fields, in the file's line indexes.
-func walkText(s string, base int, fn func(rawField) bool) {
+// with the same fields, in the file's line indexes, but those whose key
+// does not start with one of firsts (lower-case; "" for every key): a key
+// starts with a letter, which its normal form (NormKey) starts with in
+// lower case, so that is what a line's first byte is compared with.
+func walkText(s string, base int, firsts string, fn func(rawField) bool) {
 	next := func(s string) (text, rest string) { // a line as fillLines cuts it
 		k := strings.IndexByte(s, '\n')
 		if k < 0 {
@@ -70,8 +75,11 @@ func walkText(s string, base int, fn func(rawField) bool) {
 	_, s = next(s)
 	for i := base + 1; s != ""; i++ {
 		t, rest := next(s)
-		key, value, ok := fieldLine(t)
 		s = rest
+		if t == "" || firsts != "" && strings.IndexByte(firsts, t[0]|0x20) < 0 {
+			continue // not a field, or not one fn looks for
+		}
+		key, value, ok := fieldLine(t)
 		if !ok {
 			continue
 		}
@@ -79,7 +87,7 @@ func walkText(s string, base int, fn func(rawField) bool) {
 		// empty (continuation). Most fields have none: a line that starts
 		// with another byte ends them at once.
 		n, body, scan := 0, 0, rest
-		if scan != "" && strings.IndexByte(" \t\r\n", scan[0]) < 0 {
+		if scan != "" && scan[0] != ' ' && scan[0] != '\t' && scan[0] != '\r' && scan[0] != '\n' {
 			scan = ""
 		}
 		for k := 1; scan != ""; k++ {
@@ -176,7 +184,13 @@ func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]boo
 		return values, found
 	}
 	left := len(keys)
-	b.walk(func(f rawField) bool {
+	var firsts [PeekMax]byte
+	for k, key := range keys {
+		if key != "" {
+			firsts[k] = key[0]
+		}
+	}
+	b.walk(string(firsts[:len(keys)]), func(f rawField) bool {
 		n := NormKey(f.key)
 		for k, key := range keys {
 			if key == n && !found[k] {
@@ -206,7 +220,7 @@ func (b *Block) Holds(key, value string) bool {
 		return false
 	}
 	held := false
-	b.walk(func(f rawField) bool {
+	b.walk(key[:min(len(key), 1)], func(f rawField) bool {
 		held = NormKey(f.key) == key && f.value() == value
 		return !held
 	})
