@@ -114,7 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Name:            "devrites-engine",
 		Usage:           "own the state of a DevRites markdown workspace: HITL questions, state.md, notify",
 		Version:         version(),
-		Flags:           append(append([]cli.Flag(nil), globalFlags...), cli.HelpFlag), // our own help command hides urfave's flag otherwise
+		Flags:           append(namesOnce(globalFlags), cli.HelpFlag), // our own help command hides urfave's flag otherwise
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Reader:          stdin,
@@ -131,6 +131,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	wire = func(cmds []*cli.Command, path string) {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
+			c.Flags = namesOnce(c.Flags)
 			c.OnUsageError = usageError(full, c.Flags)
 			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
 			c.CustomHelpTemplate = helpTemplate(c, full)

@@ -142,6 +142,9 @@ func lookupFlag(flags []cli.Flag, name string) cli.Flag {
 }
 
 func takesValue(f cli.Flag) bool {
-	_, isBool := f.(*cli.BoolFlag)
-	return !isBool
+	switch f.(type) {
+	case *cli.BoolFlag, *boolFlag:
+		return false
+	}
+	return true
 }
