@@ -27,6 +27,7 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	if b.reg != nil {
 		return q.setRow(b, kvs)
 	}
+	kvs = inTurn(kvs)
 	q.d.focus(b.head, b.end, b.off, b.endOff)
 	b.parse()
 	var added []string
@@ -82,6 +83,21 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	}
 	q.edited()
 	return nil
+}
+
+// inTurn is kvs as setting them one after the other leaves a block: a key
+// given again (as NormKey reads it) keeps its first place and spelling, and
+// takes the last value.
+func inTurn(kvs []KV) []KV {
+	out := make([]KV, 0, len(kvs))
+	for _, kv := range kvs {
+		if j := slices.IndexFunc(out, func(o KV) bool { return NormKey(o.Key) == NormKey(kv.Key) }); j >= 0 {
+			out[j].Value = kv.Value
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // setRow replaces cells of a register row; the line is the only one that

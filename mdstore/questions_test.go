@@ -443,3 +443,27 @@ func TestAppendRecordFEFFLine(t *testing.T) {
 		}
 	}
 }
+
+// Set with one key given twice (as NormKey reads it) sets it as setting the
+// pairs in turn would: the first spelling, the last value, one field. The
+// same field replaced twice in one edit used to cut lines that were gone.
+func TestSetKeyGivenTwice(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"## q-0\nstAtus: \n ", "## q-0\nstAtus: answered"}, // no final newline, as read
+		{"## q-2026-11-29-001\nstatus: open\n", "## q-2026-11-29-001\nstatus: open\nAnswer: two\n"},
+	} {
+		for _, q := range []*Questions{ParseQuestions([]byte(tc.in)), splitQuestions([]byte(tc.in))} {
+			id := q.Blocks()[0].QID
+			kvs := []KV{{"stAtus", "0"}, {"status", "answered"}}
+			if strings.Contains(tc.in, "open") {
+				kvs = []KV{{"Answer", "one"}, {"answer", "two"}}
+			}
+			if err := q.Set(id, kvs...); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(q.Bytes()); got != tc.want {
+				t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+			}
+		}
+	}
+}
