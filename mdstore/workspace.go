@@ -201,6 +201,10 @@ func ProjectDir(loc Locator) (string, error) {
 	}
 }
 
+// Maps reports whether transactions map the files they read (Mapped, where
+// change times are fine-grained).
+func (ws *Workspace) Maps() bool { return ws.Mapped && fineTimes(ws.Dir) }
+
 // Path returns the path of a file in the feature directory.
 func (ws *Workspace) Path(name string) string { return filepath.Join(ws.Dir, name) }
 

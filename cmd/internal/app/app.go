@@ -385,7 +385,9 @@ func budgetMemory(budget int64) (stop func()) {
 // 24 MiB one collection still ran, and took 5 ms of 37). A command that
 // reads every question (doctor) allocates more, and is collected as it
 // nears the budget. Added to the binary's and the runtime's own memory,
-// the budget keeps every command under 32 MB at 10,000 questions.
+// the budget keeps every command under 32 MB at 10,000 questions. Files a
+// command maps into memory (Workspace.Maps) are not in the heap, and come
+// off the budget.
 func workspaceBudget(ws *mdstore.Workspace) int64 {
 	var size int64
 	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
@@ -393,7 +395,11 @@ func workspaceBudget(ws *mdstore.Workspace) int64 {
 			size += fi.Size()
 		}
 	}
-	return max(27<<20, size*5/2)
+	budget := max(27<<20, size*5/2)
+	if ws.Maps() {
+		budget -= size
+	}
+	return budget
 }
 
 // watchBudget looks at the live heap after each collection (a finalizer

@@ -13,8 +13,9 @@ import (
 )
 
 // A command on a workspace collects only near a budget of 27 MiB, or two
-// and a half times its three files when that is more; a GOGC or GOMEMLIMIT
-// of the caller's stands.
+// and a half times its three files when that is more, less the files when
+// they are mapped into memory rather than in the heap; a GOGC or
+// GOMEMLIMIT of the caller's stands.
 func TestBudgetMemory(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
@@ -31,8 +32,13 @@ func TestBudgetMemory(t *testing.T) {
 	write(mdstore.QuestionsFile, 5<<20)
 	for _, tc := range []struct {
 		decisions int
+		mapped    bool
 		want      int64
-	}{{0, 27 << 20}, {6 << 20, 30 << 20}} {
+	}{{0, false, 27 << 20}, {6 << 20, false, 30 << 20}, {0, true, 21 << 20}, {6 << 20, true, 18 << 20}} {
+		if tc.mapped && !(&mdstore.Workspace{Dir: dir, Mapped: true}).Maps() {
+			continue // no fine-grained change times here: nothing is mapped
+		}
+		ws.Mapped = tc.mapped
 		write(mdstore.DecisionsFile, tc.decisions)
 		debug.SetMemoryLimit(math.MaxInt64)
 		debug.SetGCPercent(100)
