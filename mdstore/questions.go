@@ -83,9 +83,22 @@ func headingID(t string) (id, label string, form int) {
 	if !ok {
 		return "", "", notID
 	}
-	id = strings.TrimRight(rest, " \t")
-	if i := strings.IndexAny(id, " \t"); i >= 0 {
-		id, label = id[:i], strings.TrimLeft(id[i:], " \t")
+	blank := func(c byte) bool { return c == ' ' || c == '\t' }
+	end := len(rest)
+	for end > 0 && blank(rest[end-1]) {
+		end--
+	}
+	id = rest[:end]
+	i := 0
+	for i < len(id) && !blank(id[i]) {
+		i++
+	}
+	if i < len(id) {
+		j := i
+		for blank(id[j]) {
+			j++
+		}
+		id, label = id[:i], id[j:]
 		if !gateWord(label) {
 			return "", "", notID
 		}

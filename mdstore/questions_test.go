@@ -364,6 +364,7 @@ func TestHeadingID(t *testing.T) {
 		{"## q-2026-11-29-001 blocking", "q-2026-11-29-001", "blocking", idForm},
 		{"## Q-012", "Q-012", "", idForm}, {"## Q-002 validating", "Q-002", "validating", idForm},
 		{"## q-3 blocking", "q-3", "blocking", idForm}, {"## q-3\tEscalating ", "q-3", "Escalating", idForm},
+		{"## q-3 \t blocking", "q-3", "blocking", idForm},
 		{"## seal-important-accept", "seal-important-accept", "", nameForm},
 		{"## seal-important-accept advisory", "seal-important-accept", "advisory", nameForm},
 		{"## Notes", "Notes", "", nameForm},
