@@ -119,23 +119,27 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	if !ok {
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: missing", e.WS.Path(mdstore.StateFile)).Fix(mdstore.RunDoctor, "")
 	}
-	// Each file is parsed while the next is read: the parsers are
-	// functions of their bytes, and a machine has a second core.
-	var state *mdstore.State
-	parsedState := mdstore.Go(func() { state = mdstore.ParseState(sb) })
+	// Each file is parsed as soon as it is read, the two at once: the
+	// parsers are functions of their bytes, and a machine has a second
+	// core.
+	w := &wsFiles{hasState: true, origState: sb}
+	parsedState := mdstore.Go(func() { w.state = mdstore.ParseState(sb) })
 	origQ, hasQ, qerr := read(mdstore.QuestionsFile)
+	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
+		w.origQ = []byte("# Questions\n")
+	}
+	parsedQ := func() {}
+	if qerr == nil {
+		parsedQ = mdstore.Go(func() { w.questions = mdstore.ParseQuestions(w.origQ) })
+	}
 	parsedState()
-	w := &wsFiles{files: files{state: state}, hasState: true, origState: sb}
 	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
+		parsedQ()
 		return nil, err
 	}
 	if qerr != nil {
 		return nil, qerr
 	}
-	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
-		w.origQ = []byte("# Questions\n")
-	}
-	parsedQ := mdstore.Go(func() { w.questions = mdstore.ParseQuestions(w.origQ) })
 	if decisions {
 		w.decisions, w.hasDec, err = read(mdstore.DecisionsFile)
 	}
