@@ -318,8 +318,12 @@ func (tx *Tx) commit(fine bool) (bool, error) {
 			}
 			continue
 		case name == DecisionsFile && f.exists:
-			if done, err := appendInPage(tx.ws.Path(name), f.orig, f.data); done || err != nil {
-				return err == nil, err
+			done, err := appendInPage(tx.ws.Path(name), f.orig, f.data)
+			if err != nil {
+				return false, err
+			}
+			if done {
+				continue
 			}
 		}
 		if err := WriteAtomic(tx.ws.Path(name), f.data); err != nil {

@@ -337,3 +337,27 @@ func TestGate(t *testing.T) {
 		}
 	}
 }
+
+// A decision appended in place does not end the commit: a file written in
+// the same transaction after decisions.md is written too.
+func TestAppendThenAnotherFile(t *testing.T) {
+	ws := txWorkspace(t, map[string]string{DecisionsFile: "# Decisions\n"})
+	_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+		b, err := tx.Read(DecisionsFile)
+		if err != nil {
+			return 0, err
+		}
+		tx.Write(DecisionsFile, append(b, "\n## q-2026-11-29-001 answered\nanswer: yes\n"...))
+		tx.Write("ledger.md", []byte("# Ledger\n"))
+		return 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(ws.Path("ledger.md")); err != nil || string(b) != "# Ledger\n" {
+		t.Fatalf("the other file: %q, %v", b, err)
+	}
+	if b, _ := os.ReadFile(ws.Path(DecisionsFile)); !strings.HasSuffix(string(b), "answer: yes\n") {
+		t.Fatalf("decisions.md: %q", b)
+	}
+}
