@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -224,6 +225,10 @@ func FuzzStateRoundTrip(f *testing.F) {
 		}
 		if got := entryList(again.Awaiting()); !sameKVs(got, awaiting) {
 			t.Fatalf("awaiting: got %q, want %q\n%s", got, awaiting, s.Bytes())
+		}
+		// What the edited state holds is what parsing its bytes gives.
+		if fmt.Sprint(s.Cursor(), s.Awaiting(), s.Encoding()) != fmt.Sprint(again.Cursor(), again.Awaiting(), again.Encoding()) {
+			t.Fatalf("after Set, entries %+v %+v, parsed again %+v %+v", s.Cursor(), s.Awaiting(), again.Cursor(), again.Awaiting())
 		}
 		if removed, added := lineDiff(data, s.Bytes()); removed > 1 || added > 4 { // at most a new table and a blank line
 			t.Fatalf("Set changed %d lines and added %d:\n%q\n%q", removed, added, data, s.Bytes())

@@ -118,7 +118,6 @@ func (s *State) index() {
 	lines := s.d.lines
 	fenced := s.d.fenced(nil)
 	s.sections = s.sections[:0]
-	s.cursor, s.awaiting = nil, nil
 	firstSection := len(lines)
 	for i, l := range lines {
 		if fenced[i] {
@@ -142,17 +141,24 @@ func (s *State) index() {
 	if n := len(s.sections); n > 0 && s.sections[n-1].end == -1 {
 		s.sections[n-1].end = len(lines)
 	}
+	s.preambleEnd = firstSection
+	s.readEntries(fenced)
+}
+
+// readEntries reads the cursor's and the awaited question's entries, in
+// the sections index found.
+func (s *State) readEntries(fenced []bool) {
+	s.cursor, s.awaiting = nil, nil
 	if c := s.section("cursor"); c != nil {
 		s.encoding = Table
 		s.cursor = s.entries(c.head+1, c.end, fenced)
 	} else {
 		s.encoding = Bullets
-		s.cursor = s.entries(0, firstSection, fenced)
+		s.cursor = s.entries(0, s.preambleEnd, fenced)
 		if s.lastRow() >= 0 {
 			s.encoding = Rows
 		}
 	}
-	s.preambleEnd = firstSection
 	if a := s.section("awaitinghuman"); a != nil {
 		s.awaiting = s.entries(a.head+1, a.end, fenced)
 		if s.awaiting == nil {
@@ -170,18 +176,20 @@ func (s *State) section(norm string) *section {
 	return nil
 }
 
-// entries reads table rows and "- key: value" bullets in lines [from, to).
+// entries reads table rows and "- key: value" bullets in lines [from, to),
+// passing over the lines fenced marks (nil: none).
 // A row followed by a delimiter row is a header, and neither is an entry:
 // rows without a header (DevRites' migrate writes them) are entries too.
 func (s *State) entries(from, to int, fenced []bool) []Entry {
 	var out []Entry
+	isFenced := func(i int) bool { return fenced != nil && fenced[i] }
 	for i := from; i < to; i++ {
-		if fenced[i] {
+		if isFenced(i) {
 			continue
 		}
 		t := s.d.lines[i].text
 		if IsRow(t) {
-			if isDelimiterRow(t) || i+1 < to && !fenced[i+1] && isDelimiterRow(s.d.lines[i+1].text) {
+			if isDelimiterRow(t) || i+1 < to && !isFenced(i+1) && isDelimiterRow(s.d.lines[i+1].text) {
 				continue // a delimiter row, or the header above one
 			}
 			cells, raw := splitRow(t)
@@ -398,6 +406,12 @@ func (s *State) setValue(e Entry, value string) {
 		v = " " + v // "- Phase:" becomes "- Phase: build"
 	}
 	s.d.setText(e.line, l.text[:vs]+v+l.text[ve:])
+	if s.d.noFence {
+		// One row's or bullet's text changed, and it cannot be a heading:
+		// the sections stand, and only the entries are read again.
+		s.readEntries(nil)
+		return
+	}
 	s.index()
 }
 
