@@ -226,12 +226,21 @@ func FuzzStateRoundTrip(f *testing.F) {
 		if got := entryList(again.Awaiting()); !sameKVs(got, awaiting) {
 			t.Fatalf("awaiting: got %q, want %q\n%s", got, awaiting, s.Bytes())
 		}
-		// What the edited state holds is what parsing its bytes gives.
-		if fmt.Sprint(s.Cursor(), s.Awaiting(), s.Encoding()) != fmt.Sprint(again.Cursor(), again.Awaiting(), again.Encoding()) {
-			t.Fatalf("after Set, entries %+v %+v, parsed again %+v %+v", s.Cursor(), s.Awaiting(), again.Cursor(), again.Awaiting())
-		}
 		if removed, added := lineDiff(data, s.Bytes()); removed > 1 || added > 4 { // at most a new table and a blank line
 			t.Fatalf("Set changed %d lines and added %d:\n%q\n%q", removed, added, data, s.Bytes())
+		}
+		// What the edited state holds is what parsing its bytes gives, after
+		// Set and after an entry added to the log.
+		for _, edit := range []string{"Set", "AppendLog"} {
+			if edit == "AppendLog" {
+				s.AppendLog(value)
+				again = ParseState(s.Bytes())
+			}
+			if fmt.Sprint(s.Cursor(), s.Awaiting(), s.Encoding(), s.sections, s.preambleEnd) !=
+				fmt.Sprint(again.Cursor(), again.Awaiting(), again.Encoding(), again.sections, again.preambleEnd) {
+				t.Fatalf("after %s, the index %+v %+v %+v, parsed again %+v %+v %+v\n%s", edit,
+					s.Cursor(), s.Awaiting(), s.sections, again.Cursor(), again.Awaiting(), again.sections, s.Bytes())
+			}
 		}
 
 		// SetAwaiting then ClearAwaiting, on the original file.

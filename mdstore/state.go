@@ -541,7 +541,28 @@ func (s *State) AppendLog(text string) {
 		texts = append([]string{closer}, texts...)
 	}
 	s.d.splice(at, at, s.d.newLines(texts...))
-	s.index()
+	if !s.d.noFence {
+		s.index()
+		return
+	}
+	// A bullet, in a file without fences: no heading came, and the index
+	// moves down by a line from there (a log of thousands of lines is not
+	// read again for each entry).
+	for i := range s.sections {
+		if s.sections[i].head >= at {
+			s.sections[i].head++
+		}
+		if s.sections[i].end >= at {
+			s.sections[i].end++
+		}
+	}
+	for _, es := range [][]Entry{s.cursor, s.awaiting} {
+		for i := range es {
+			if es[i].line >= at {
+				es[i].line++
+			}
+		}
+	}
 }
 
 // Bytes returns the file's content.
