@@ -112,7 +112,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // order mark or missing final newline.
 func TestWriteToUneditedRuns(t *testing.T) {
 	var blocks strings.Builder
-	for i := 1; i <= 2000; i++ { // 170 KB: three pieces of 64 KB
+	for i := 1; i <= 2000; i++ { // 170 KB: more than one piece of the buffer
 		fmt.Fprintf(&blocks, "## q-2026-11-29-%03d\nstatus: open\ngate: blocking\nquestion: Which one, %d?\noptions: |\n  1. This\n  2. That\n\n", i, i)
 	}
 	edits := map[string]func(q *Questions) error{

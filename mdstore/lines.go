@@ -228,9 +228,9 @@ func (d *doc) bytes() []byte {
 // whole. A run of lines that is still a stretch of the text they were cut
 // from (unedited) goes out straight from it, in one piece, as do a lazy
 // doc's text before and after its window; other lines are gathered in
-// pieces of up to 64 KB.
+// pieces of up to 16 KB.
 func (d *doc) writeTo(w io.Writer) (int64, error) {
-	buf := make([]byte, 0, min(d.byteLen()-len(d.pre)-len(d.post), 64<<10))
+	buf := make([]byte, 0, min(d.byteLen()-len(d.pre)-len(d.post), 16<<10))
 	var n int64
 	write := func(p []byte) error {
 		if len(p) == 0 {
