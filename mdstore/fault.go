@@ -1,9 +1,11 @@
 package mdstore
 
 import (
+	"errors"
 	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"unsafe"
 )
 
@@ -48,11 +50,25 @@ func cutShort(r any) error {
 		// A fault lands on the page past the file's new end, which may be
 		// the one after the mapping's last byte.
 		if addr >= m.lo && addr < m.hi+pageSize {
-			return WithHint(Errorf(ErrBusy, "%s: cut short while it was read: another program rewrote it in place", m.path),
-				"nothing more was written; run the command again")
+			return cutShortErr(m.path)
 		}
 	}
 	return nil
+}
+
+// faulted is err, or the error of path cut short when err is EFAULT: what
+// write(2) returns when the bytes it is given are a mapping's pages past
+// the end of a file that was cut short.
+func faulted(path string, err error) error {
+	if errors.Is(err, syscall.EFAULT) {
+		return cutShortErr(path)
+	}
+	return err
+}
+
+func cutShortErr(path string) error {
+	return WithHint(Errorf(ErrBusy, "%s: cut short while it was read: another program rewrote it in place", path),
+		"nothing more was written; run the command again")
 }
 
 // Catch runs f with faults turned into panics, and returns the error of

@@ -237,3 +237,116 @@ func TestMappedAppendInTheLastPage(t *testing.T) {
 		t.Fatalf("decisions.md ends %q, want %q", b[len(b)-80:], want[len(want)-80:])
 	}
 }
+
+// truncating is the content of a file as an edit leaves it, written out
+// while another program cuts the mapped file named path short in place:
+// size is what it leaves, the first time only.
+type truncating struct {
+	Content
+	path string
+	size int64
+	done *bool
+}
+
+func (c truncating) WriteTo(w io.Writer) (int64, error) {
+	if !*c.done {
+		*c.done = true
+		if err := os.Truncate(c.path, c.size); err != nil {
+			return 0, err
+		}
+	}
+	return c.Content.WriteTo(w)
+}
+
+// A mapped questions.md cut short while the commit copies it to its
+// temporary file: whether the copy faults in the process (a short stretch,
+// through the buffer) or in write(2) (a long one, which returns EFAULT),
+// the command gets the error of kind ErrBusy that names the file, nothing
+// is renamed and no temporary file is left.
+func TestMappedFileCutShortWhileWritten(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	for _, edited := range []string{"q-2026-11-29-001", "q-2026-11-29-1000"} {
+		t.Run(edited, func(t *testing.T) {
+			ws := txWorkspace(t, map[string]string{QuestionsFile: bigQuestions(2000)})
+			ws.Mapped = true
+			var inner error
+			done := false
+			err := Catch(func() {
+				_, inner = Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+					b, err := tx.Read(QuestionsFile)
+					if err != nil || !tx.files[QuestionsFile].mapped {
+						return 0, fmt.Errorf("not mapped: %v", err)
+					}
+					q := ParseQuestions(b)
+					if err := q.Set(edited, KV{"status", "answered"}); err != nil {
+						return 0, err
+					}
+					tx.WriteContent(QuestionsFile, truncating{q, ws.Path(QuestionsFile), 0, &done})
+					return 0, nil
+				})
+			})
+			if err == nil {
+				err = inner
+			}
+			if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), QuestionsFile+": cut short while it was read") {
+				t.Fatalf("got %v, want ErrBusy naming %s", err, QuestionsFile)
+			}
+			entries, _ := os.ReadDir(ws.Dir)
+			for _, e := range entries {
+				if e.Name() != QuestionsFile && e.Name() != LockFile {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+			if b, _ := os.ReadFile(ws.Path(QuestionsFile)); len(b) != 0 {
+				t.Errorf("questions.md holds %d bytes, want it as the other program left it", len(b))
+			}
+		})
+	}
+}
+
+// A mapped decisions.md is checked again once the temporary files are
+// written, as the files kept as lines are: cut short by another program
+// while questions.md (copied) was written out, it makes the transaction
+// run again, before anything is renamed, on what is left of it.
+func TestMappedDecisionsCheckedAgain(t *testing.T) {
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+	log := "# Decisions\n" + strings.Repeat("\n## q-2026-11-29-001 answered\nanswer: yes\n", 3000)
+	log = log[:len(log)-len(log)%os.Getpagesize()] + "\n"
+	ws := txWorkspace(t, map[string]string{DecisionsFile: log, QuestionsFile: "# Questions\n\n## q-2026-11-29-002\nstatus: open\n"})
+	ws.Mapped = true
+	runs, done := 0, false
+	_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
+		runs++
+		qb, err := tx.Read(QuestionsFile)
+		if err != nil {
+			return 0, err
+		}
+		db, err := tx.Read(DecisionsFile)
+		if err != nil {
+			return 0, err
+		}
+		q := ParseQuestions(qb)
+		if err := q.Set("q-2026-11-29-002", KV{"status", "answered"}); err != nil {
+			return 0, err
+		}
+		tx.WriteContent(QuestionsFile, truncating{q, ws.Path(DecisionsFile), 4096, &done})
+		tx.Write(DecisionsFile, AppendRecord(db, "q-2026-11-29-002 answered", KV{"answer", "no"}))
+		return 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 {
+		t.Fatalf("the transaction ran %d times, want 2", runs)
+	}
+	qb, _ := os.ReadFile(ws.Path(QuestionsFile))
+	db, _ := os.ReadFile(ws.Path(DecisionsFile))
+	if !strings.Contains(string(qb), "status: answered") || !strings.HasPrefix(string(db), log[:4096]) ||
+		!strings.HasSuffix(string(db), "## q-2026-11-29-002 answered\nanswer: no") { // cut mid-line: no final newline, as left
+		t.Fatalf("questions.md %q; decisions.md of %d bytes ending %q", qb, len(db), db[max(0, len(db)-60):])
+	}
+}

@@ -24,10 +24,10 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	if b == nil {
 		return Errorf(ErrNoQuestion, "%s: unknown qid", qid)
 	}
+	kvs = inTurn(kvs)
 	if b.reg != nil {
 		return q.setRow(b, kvs)
 	}
-	kvs = inTurn(kvs)
 	q.d.focus(b.head, b.end, b.off, b.endOff)
 	b.parse()
 	var added []string

@@ -452,6 +452,7 @@ func TestSetKeyGivenTwice(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"## q-0\nstAtus: \n ", "## q-0\nstAtus: answered"}, // no final newline, as read
 		{"## q-2026-11-29-001\nstatus: open\n", "## q-2026-11-29-001\nstatus: open\nAnswer: two\n"},
+		{"## Question register\n|QID|StAtus \n|-\n|A| 000000000", "## Question register\n|QID|StAtus \n|-\n|A| answered"}, // a register row
 	} {
 		for _, q := range []*Questions{ParseQuestions([]byte(tc.in)), splitQuestions([]byte(tc.in))} {
 			id := q.Blocks()[0].QID

@@ -283,12 +283,17 @@ func (tx *Tx) commit(fine bool) (bool, error) {
 	}()
 	mapped := false
 	for i, name := range names {
-		if f := tx.files[name]; f != nil && f.dirty && f.content != nil {
+		f := tx.files[name]
+		if f == nil || !f.dirty {
+			continue
+		}
+		mapped = mapped || f.mapped // what is written may come from the mapping
+		if f.content != nil {
 			t, err := prepare(tx.ws.Path(name), f.content.WriteTo)
 			if err != nil {
 				return false, err
 			}
-			pending[i], mapped = t, mapped || f.mapped
+			pending[i] = t
 		}
 	}
 	if mapped && !tx.unchangedOnDisk(fine) {
@@ -379,7 +384,10 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 // prepare is the first half of WriteAtomic, for what write writes: the
-// temporary file, written. A failure leaves no file behind.
+// temporary file, written. A failure leaves no file behind, nor does a
+// fault on a mapped file cut short under it (a panic that Catch turns into
+// an error); a write(2) that meets one returns EFAULT instead, which is
+// that same error.
 func prepare(path string, write func(io.Writer) (int64, error)) (*renameio.PendingFile, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, Errorf(ErrMalformed, "%s: not a regular file", path)
@@ -392,10 +400,16 @@ func prepare(path string, write func(io.Writer) (int64, error)) (*renameio.Pendi
 	if err != nil {
 		return nil, err
 	}
+	written := false
+	defer func() {
+		if !written {
+			_ = t.Cleanup()
+		}
+	}()
 	if _, err := write(t); err != nil {
-		_ = t.Cleanup()
-		return nil, err
+		return nil, faulted(path, err)
 	}
+	written = true
 	return t, nil
 }
 

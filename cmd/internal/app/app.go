@@ -215,11 +215,11 @@ func flagMessage(msg string) string {
 		name := strings.TrimPrefix(flag, "-")
 		want := "a valid value"
 		switch lookupFlag(allFlags(), name).(type) {
-		case *cli.DurationFlag:
+		case *cli.DurationFlag, *durationFlag:
 			want = "a duration such as 10s or 2m"
-		case *cli.IntFlag:
+		case *cli.IntFlag, *intFlag:
 			want = "a whole number"
-		case *cli.BoolFlag:
+		case *cli.BoolFlag, *boolFlag:
 			want = "true or false"
 		}
 		return fmt.Sprintf("--%s %s: want %s", name, value, want)
