@@ -68,8 +68,9 @@
 // comparing bytes; its change time finds it, before the commit and again
 // once the new content is in its temporary files, and the transaction then
 // runs again. A file cut short in place faults when the pages past its new
-// end are read: Catch, in every command, and Go, in every goroutine that
-// reads the files, make that an error of kind ErrBusy naming the file. A
+// end are read (and makes a write(2) from them fail with EFAULT): Catch, in
+// every command, and Go, in every goroutine that reads the files, make that
+// an error of kind ErrBusy naming the file, and no temporary file is left. A
 // mapping lasts as long as the process, so a long-running one (serve)
 // copies.
 //
