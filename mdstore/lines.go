@@ -66,8 +66,12 @@ const utf8BOM = "\ufeff"
 func splitDoc(b []byte) doc { return splitString(string(b)) }
 
 // splitString splits s; the lines share its memory.
-func splitString(s string) doc {
-	d := doc{nl: lf, noFence: !hasMarker(s)}
+func splitString(s string) doc { return split(s, !hasMarker(s)) }
+
+// split is splitString for s of which it is known whether it holds a fence
+// marker.
+func split(s string, noFence bool) doc {
+	d := doc{nl: lf, noFence: noFence}
 	if strings.HasPrefix(s, utf8BOM) {
 		d.bom = true
 		s = s[len(utf8BOM):]
@@ -85,7 +89,7 @@ func splitString(s string) doc {
 // thousand lines, of which a resolve changes one block's.
 func lazyDoc(s string) doc {
 	if hasMarker(s) {
-		return splitString(s)
+		return split(s, false)
 	}
 	d := doc{nl: lf, noFence: true, lazy: true}
 	if strings.HasPrefix(s, utf8BOM) {
@@ -115,12 +119,18 @@ func (d *doc) all() []line {
 	return d.lines
 }
 
+// holds reports whether the file's lines [from, to) are in lines: all of
+// them for a doc split whole, else the window's.
+func (d *doc) holds(from, to int) bool {
+	return !d.lazy || from >= d.win && to <= d.win+len(d.lines)
+}
+
 // focus makes the lines [from, to) of a lazy doc, whose text is
 // src[off:end], its window, when it has none yet; a window elsewhere makes
 // the doc split whole. It is what an edit of a block calls first.
 func (d *doc) focus(from, to, off, end int) {
 	switch {
-	case !d.lazy || d.windowed && from >= d.win && to <= d.win+len(d.lines):
+	case !d.lazy || d.windowed && d.holds(from, to):
 	case d.windowed || from >= to:
 		d.all()
 	default:
@@ -133,7 +143,7 @@ func (d *doc) focus(from, to, off, end int) {
 // at returns the index in lines of the file's line i, splitting a lazy doc
 // whole when line i is outside its window.
 func (d *doc) at(i int) int {
-	if d.lazy && (i < d.win || i >= d.win+len(d.lines)) {
+	if !d.holds(i, i+1) {
 		d.all()
 	}
 	return i - d.win
@@ -365,7 +375,7 @@ func (d *doc) newLines(texts ...string) []line {
 // the new last line, and removing the last lines moves it to the line that
 // is last after them.
 func (d *doc) splice(from, to int, repl []line) {
-	if d.lazy && (from < d.win || to > d.win+len(d.lines) || len(repl) == 0 && to-from == len(d.lines)) {
+	if !d.holds(from, to) || d.lazy && len(repl) == 0 && to-from == len(d.lines) {
 		d.all() // outside the window, or emptying it
 	}
 	from, to = from-d.win, to-d.win

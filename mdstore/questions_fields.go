@@ -43,7 +43,7 @@ func (b *Block) parse() {
 // the text may pass over the fields of other keys.
 func (b *Block) walk(firsts string, fn func(rawField) bool) {
 	d := &b.q.d
-	if d.lazy && (b.head < d.win || b.end > d.win+len(d.lines)) {
+	if !d.holds(b.head, b.end) {
 		walkText(d.src[b.off:b.endOff], b.head, firsts, fn)
 		return
 	}
@@ -231,7 +231,7 @@ func (b *Block) Holds(key, value string) bool {
 // break.
 func (b *Block) mentions(s string) bool {
 	d := &b.q.d
-	if d.lazy && (b.head < d.win || b.end > d.win+len(d.lines)) {
+	if !d.holds(b.head, b.end) {
 		return strings.Contains(d.src[b.off:b.endOff], s)
 	}
 	lines := d.lines[b.head-d.win : b.end-d.win]
