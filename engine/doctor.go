@@ -202,13 +202,6 @@ type wsFiles struct {
 	dirtyDec       bool
 }
 
-// questionsAsRead is questions.md as read (origQ, hasQ as a transaction's
-// ReadOptional gives them), parsed on its own: the files of a check of
-// questions.md that runs while another copy is changed.
-func questionsAsRead(origQ []byte, hasQ bool) *wsFiles {
-	return &wsFiles{files: files{questions: mdstore.ParseQuestions(origQ)}, hasQ: hasQ, origQ: origQ}
-}
-
 // load reads the files through read (the transaction's, or plain reads when
 // the lock is busy) and reports the ones that are missing or not regular.
 func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error) {

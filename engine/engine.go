@@ -99,7 +99,7 @@ func (e *Engine) readUnlocked(name string) ([]byte, bool, error) {
 // read loads the workspace without the lock, for read-only commands (which
 // do not need decisions.md).
 func (e *Engine) read() (*files, error) {
-	w, err := e.load(e.readUnlocked, false)
+	w, err := e.load(e.readUnlocked, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +110,10 @@ func (e *Engine) read() (*files, error) {
 // load reads and parses the workspace through read (a transaction's reads,
 // or plain ones outside the lock): state.md must be there, in a schema this
 // binary reads; questions.md and, with decisions, decisions.md may be
-// missing and read as their empty form.
-func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (*wsFiles, error) {
+// missing and read as their empty form. asRead, when not nil, is given
+// questions.md as soon as it is parsed, for a check that reads it while
+// the command changes the copy (mdstore.Questions.Clone) that w holds.
+func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool, asRead func(*wsFiles)) (*wsFiles, error) {
 	sb, ok, err := read(mdstore.StateFile)
 	if err != nil {
 		return nil, err
@@ -130,7 +132,14 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	}
 	parsedQ := func() {}
 	if qerr == nil {
-		parsedQ = mdstore.Go(func() { w.questions = mdstore.ParseQuestions(w.origQ) })
+		parsedQ = mdstore.Go(func() {
+			w.questions = mdstore.ParseQuestions(w.origQ)
+			if asRead != nil {
+				q := w.questions
+				w.questions = q.Clone() // before the check can touch q
+				asRead(&wsFiles{files: files{questions: q}, hasQ: w.hasQ, origQ: w.origQ})
+			}
+		})
 	}
 	parsedState()
 	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
@@ -169,27 +178,25 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if e.configErr != nil {
 		return zero, e.configErr
 	}
-	// The guard: questions.md's check, the long one, starts as soon as
-	// the file is read, on the file parsed again, while the rest is read,
-	// fn changes its own copy and the commit writes temporary files.
-	// state.md's comes before fn. The refusal of the two is the one a
-	// check in that order gives, and nothing is seen written before the
-	// guard passes.
-	if origQ, hasQ, err := tx.ReadOptional(mdstore.QuestionsFile); err == nil {
-		guard := make(chan error, 1)
+	// The guard: questions.md's check, the long one, starts as soon as the
+	// file is parsed and reads it while the rest is read, fn changes a copy
+	// of it and the commit writes temporary files; state.md's comes before
+	// fn. The refusal of the two is the one a check in that order gives,
+	// and nothing is seen written before the guard passes.
+	guard := make(chan error, 1)
+	w, err := e.load(tx.ReadOptional, true, func(asRead *wsFiles) {
 		go func() {
 			var err error
-			if fault := mdstore.Catch(func() { err = e.readableQuestions(questionsAsRead(origQ, hasQ)) }); fault != nil {
+			if fault := mdstore.Catch(func() { err = e.readableQuestions(asRead) }); fault != nil {
 				err = fault
 			}
 			guard <- err
 		}()
-		tx.Gate(guard)
-	}
-	w, err := e.load(tx.ReadOptional, true)
+	})
 	if err != nil {
 		return zero, err
 	}
+	tx.Gate(guard)
 	if err := e.readableState(w); err != nil {
 		return zero, err
 	}

@@ -185,3 +185,47 @@ func (w *writeCounter) Write(p []byte) (int, error) {
 
 // parseOptionsForTest splits an options value into its lines.
 func parseOptionsForTest(v string) []string { return strings.Split(strings.TrimSpace(v), "\n") }
+
+// A clone is edited on one goroutine while the original is read on
+// another (the race detector watches): the original reads as parsed, and
+// the clone's edits are the ones made on a file parsed afresh.
+func TestCloneEditedWhileOriginalRead(t *testing.T) {
+	for _, src := range []string{bigQuestions(300), "```\nfenced\n```\n" + bigQuestions(300)} {
+		q := ParseQuestions([]byte(src))
+		want := make([]string, len(q.Blocks()))
+		for i, b := range q.Blocks() {
+			want[i] = fmt.Sprint(b.Fields())
+			b.Release()
+		}
+		c := q.Clone()
+		read := make(chan []string)
+		go func() {
+			var got []string
+			for _, b := range q.Blocks() {
+				v, _ := b.Peek("status", "sla")
+				got = append(got, fmt.Sprint(b.Fields())+v[0]+v[1])
+			}
+			read <- got
+		}()
+		edit := func(q *Questions) []byte {
+			if err := q.Set("q-2026-11-29-150", KV{"status", "answered"}, KV{"answer", "yes"}); err != nil {
+				t.Fatal(err)
+			}
+			q.Append("q-2026-11-29-301", KV{"status", "open"})
+			return q.Bytes()
+		}
+		edited := edit(c)
+		got := <-read
+		for i := range want {
+			if got[i] != want[i]+"open15m" {
+				t.Fatalf("block %d of the original: %s, want %s", i, got[i], want[i])
+			}
+		}
+		if !bytes.Equal(q.Bytes(), []byte(src)) {
+			t.Fatal("the original changed")
+		}
+		if fresh := edit(ParseQuestions([]byte(src))); !bytes.Equal(edited, fresh) {
+			t.Fatal("the clone's edits differ from those on a file parsed afresh")
+		}
+	}
+}
