@@ -214,12 +214,12 @@ func flagMessage(msg string) string {
 		flag, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimPrefix(flag, "flag "), "-"), ":")
 		name := strings.TrimPrefix(flag, "-")
 		want := "a valid value"
-		switch lookupFlag(allFlags(), name).(type) {
-		case *cli.DurationFlag, *durationFlag:
+		switch plain(lookupFlag(allFlags(), name)).(type) {
+		case *cli.DurationFlag:
 			want = "a duration such as 10s or 2m"
-		case *cli.IntFlag, *intFlag:
+		case *cli.IntFlag:
 			want = "a whole number"
-		case *cli.BoolFlag, *boolFlag:
+		case *cli.BoolFlag:
 			want = "true or false"
 		}
 		return fmt.Sprintf("--%s %s: want %s", name, value, want)

@@ -142,9 +142,6 @@ func lookupFlag(flags []cli.Flag, name string) cli.Flag {
 }
 
 func takesValue(f cli.Flag) bool {
-	switch f.(type) {
-	case *cli.BoolFlag, *boolFlag:
-		return false
-	}
-	return true
+	_, isBool := plain(f).(*cli.BoolFlag)
+	return !isBool
 }

@@ -72,6 +72,24 @@ func namedOnce(f cli.Flag) cli.Flag {
 	return f
 }
 
+// plain is the urfave/cli flag a wrapped one wraps, or f: what a question
+// about a flag's kind is asked of.
+func plain(f cli.Flag) cli.Flag {
+	switch w := f.(type) {
+	case *boolFlag:
+		return w.BoolFlag
+	case *stringFlag:
+		return w.StringFlag
+	case *stringSliceFlag:
+		return w.StringSliceFlag
+	case *durationFlag:
+		return w.DurationFlag
+	case *intFlag:
+		return w.IntFlag
+	}
+	return f
+}
+
 // flagNames is cli.FlagNames without its regular expression: each name
 // up to its first comma or space.
 func flagNames(name string, aliases []string) []string {
