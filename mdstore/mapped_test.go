@@ -25,6 +25,42 @@ func bigQuestions(n int) string {
 	return b.String()
 }
 
+// needMapping skips a test where files are never mapped.
+func needMapping(t *testing.T) {
+	t.Helper()
+	if !fineTimes(t.TempDir()) {
+		t.Skip("no fine-grained change times here: files are never mapped")
+	}
+}
+
+// meddling is a file's new content, written out while another program
+// changes a mapped file in place (meddle), as one that ignores the lock
+// may: the first time only.
+type meddling struct {
+	Content
+	done   *bool
+	meddle func() error
+}
+
+func (c meddling) WriteTo(w io.Writer) (int64, error) {
+	if !*c.done {
+		*c.done = true
+		if err := c.meddle(); err != nil {
+			return 0, err
+		}
+	}
+	return c.Content.WriteTo(w)
+}
+
+// rewrite rewrites the file at path in place: same size, other bytes.
+func rewrite(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, bytes.Replace(b, []byte("service 7?"), []byte("service 8?"), 1), 0o644)
+}
+
 // lastByte keeps a byte read, so that the read is made.
 var lastByte byte
 
@@ -47,9 +83,7 @@ func answer(id string) func(tx *Tx) (bool, error) {
 // A transaction of a Mapped workspace maps the files past mapMin and reads
 // smaller ones, and writes the same bytes as one that copies them.
 func TestMappedReadsWriteTheSame(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	src := bigQuestions(2000)
 	var out []string
 	for _, mapped := range []bool{false, true} {
@@ -88,9 +122,7 @@ func TestMappedReadsWriteTheSame(t *testing.T) {
 // kind ErrBusy naming the file, in the goroutine that faulted or in the one
 // that waits for it (Go), and nothing is written.
 func TestMappedFileCutShort(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	for _, where := range []string{"here", "in a goroutine"} {
 		t.Run(where, func(t *testing.T) {
 			src := bigQuestions(2000)
@@ -129,37 +161,11 @@ func TestMappedFileCutShort(t *testing.T) {
 	}
 }
 
-// rewriting is the content of questions.md as answer gives it, which
-// rewrites the file in place (same size, other bytes) while its new content
-// is written, as a program that ignores the lock may: the first time only.
-type rewriting struct {
-	*Questions
-	path string
-	done *bool
-}
-
-func (r rewriting) WriteTo(w io.Writer) (int64, error) {
-	if !*r.done {
-		*r.done = true
-		b, err := os.ReadFile(r.path)
-		if err != nil {
-			return 0, err
-		}
-		b = bytes.Replace(b, []byte("service 7?"), []byte("service 8?"), 1)
-		if err := os.WriteFile(r.path, b, 0o644); err != nil { // in place: same inode
-			return 0, err
-		}
-	}
-	return r.Questions.WriteTo(w)
-}
-
 // A mapped file rewritten in place, before the commit or while the commit
 // copies it to its temporary file, is read again: the transaction runs on
 // the new bytes, and the other program's change is kept.
 func TestMappedFileRewrittenInPlace(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	for _, when := range []string{"before the commit", "during the commit"} {
 		t.Run(when, func(t *testing.T) {
 			ws := txWorkspace(t, map[string]string{QuestionsFile: bigQuestions(2000)})
@@ -176,12 +182,11 @@ func TestMappedFileRewrittenInPlace(t *testing.T) {
 					return 0, err
 				}
 				if when == "before the commit" && runs == 1 {
-					rewritten := bytes.Replace(b, []byte("service 7?"), []byte("service 8?"), 1)
-					if err := os.WriteFile(path, rewritten, 0o644); err != nil {
+					if err := rewrite(path); err != nil {
 						return 0, err
 					}
 				}
-				tx.WriteContent(QuestionsFile, rewriting{q, path, &done})
+				tx.WriteContent(QuestionsFile, meddling{q, &done, func() error { return rewrite(path) }})
 				if when == "before the commit" {
 					done = true
 				}
@@ -205,9 +210,7 @@ func TestMappedFileRewrittenInPlace(t *testing.T) {
 // without a copy of the file (the mapping is private: the file does not
 // see it), and the entry is appended to the file in place.
 func TestMappedAppendInTheLastPage(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	log := "# Decisions\n" + strings.Repeat("\n## q-2026-11-29-001 answered\nanswer: yes\n", 3000)
 	log = log[:len(log)-len(log)%os.Getpagesize()] + "\n" // room for an entry in the last page
 	ws := txWorkspace(t, map[string]string{DecisionsFile: log})
@@ -238,35 +241,13 @@ func TestMappedAppendInTheLastPage(t *testing.T) {
 	}
 }
 
-// truncating is the content of a file as an edit leaves it, written out
-// while another program cuts the mapped file named path short in place:
-// size is what it leaves, the first time only.
-type truncating struct {
-	Content
-	path string
-	size int64
-	done *bool
-}
-
-func (c truncating) WriteTo(w io.Writer) (int64, error) {
-	if !*c.done {
-		*c.done = true
-		if err := os.Truncate(c.path, c.size); err != nil {
-			return 0, err
-		}
-	}
-	return c.Content.WriteTo(w)
-}
-
 // A mapped questions.md cut short while the commit copies it to its
 // temporary file: whether the copy faults in the process (a short stretch,
 // through the buffer) or in write(2) (a long one, which returns EFAULT),
 // the command gets the error of kind ErrBusy that names the file, nothing
 // is renamed and no temporary file is left.
 func TestMappedFileCutShortWhileWritten(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	for _, edited := range []string{"q-2026-11-29-001", "q-2026-11-29-1000"} {
 		t.Run(edited, func(t *testing.T) {
 			ws := txWorkspace(t, map[string]string{QuestionsFile: bigQuestions(2000)})
@@ -283,7 +264,7 @@ func TestMappedFileCutShortWhileWritten(t *testing.T) {
 					if err := q.Set(edited, KV{"status", "answered"}); err != nil {
 						return 0, err
 					}
-					tx.WriteContent(QuestionsFile, truncating{q, ws.Path(QuestionsFile), 0, &done})
+					tx.WriteContent(QuestionsFile, meddling{q, &done, func() error { return os.Truncate(ws.Path(QuestionsFile), 0) }})
 					return 0, nil
 				})
 			})
@@ -311,9 +292,7 @@ func TestMappedFileCutShortWhileWritten(t *testing.T) {
 // while questions.md (copied) was written out, it makes the transaction
 // run again, before anything is renamed, on what is left of it.
 func TestMappedDecisionsCheckedAgain(t *testing.T) {
-	if !fineTimes(t.TempDir()) {
-		t.Skip("no fine-grained change times here: files are never mapped")
-	}
+	needMapping(t)
 	log := "# Decisions\n" + strings.Repeat("\n## q-2026-11-29-001 answered\nanswer: yes\n", 3000)
 	log = log[:len(log)-len(log)%os.Getpagesize()] + "\n"
 	ws := txWorkspace(t, map[string]string{DecisionsFile: log, QuestionsFile: "# Questions\n\n## q-2026-11-29-002\nstatus: open\n"})
@@ -333,7 +312,7 @@ func TestMappedDecisionsCheckedAgain(t *testing.T) {
 		if err := q.Set("q-2026-11-29-002", KV{"status", "answered"}); err != nil {
 			return 0, err
 		}
-		tx.WriteContent(QuestionsFile, truncating{q, ws.Path(DecisionsFile), 4096, &done})
+		tx.WriteContent(QuestionsFile, meddling{q, &done, func() error { return os.Truncate(ws.Path(DecisionsFile), 4096) }})
 		tx.Write(DecisionsFile, AppendRecord(db, "q-2026-11-29-002 answered", KV{"answer", "no"}))
 		return 0, nil
 	})
