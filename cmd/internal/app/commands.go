@@ -26,6 +26,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, recoveryCommands()...)
 	cmds = append(cmds, rulesCommands()...)
 	cmds = append(cmds, serveCommands()...)
+	cmds = append(cmds, waitCommands()...)
 	return withGit(append(cmds, doctorCommands()...))
 }
 

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// How Wait notices a change. Every write of questions.md replaces the file
+// by rename, so the watch is on the workspace directory, not the file. The
+// poll catches what a watch misses (a network file system, a watch that
+// failed): with a watch it is a safety net, without one it keeps the
+// wake-up within pollAlone of the write.
+const (
+	pollWatched = time.Second
+	pollAlone   = 100 * time.Millisecond
+	// heartbeat is how often Wait reports that it still waits, when
+	// nothing has changed: MCP clients keep a call alive on progress.
+	heartbeat = 5 * time.Second
+)
+
+// Wait blocks until question id is final (answered, dropped or rejected) and
+// returns it as it then reads. With id "", it waits for the question
+// state.md awaits. When ctx ends first (a timeout, a cancellation) it
+// returns the question as it last read, still open, with ctx's error.
+// progress, when not nil, is called with the open question whenever it
+// changes (a response to a routed question) and at least every heartbeat.
+// Wait only reads: it takes no lock and writes nothing.
+func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (Question, error) {
+	if id == "" {
+		f, err := e.read()
+		if err != nil {
+			return Question{}, err
+		}
+		if id = f.state.AwaitingQID(); id == "" {
+			return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
+				Hint("name the question to wait for: devrites-engine wait <qid>").Fix(mdstore.ListQuestions, "")
+		}
+	}
+	q, err := e.Get(id)
+	if err != nil || q.Status != StatusOpen {
+		return q, err
+	}
+	id = q.QID // as questions.md spells it
+	poll := pollWatched
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		defer w.Close()
+		if w.Add(e.WS.Dir) == nil {
+			events, errs = w.Events, w.Errors
+		} else {
+			poll = pollAlone
+		}
+	} else {
+		poll = pollAlone
+	}
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	last, told := q, time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case ev, ok := <-events:
+			if !ok {
+				events, errs = nil, nil
+				tick.Reset(pollAlone)
+				continue
+			}
+			if name := filepath.Base(ev.Name); name != mdstore.QuestionsFile {
+				continue
+			}
+		case <-errs: // an overflowed queue: events were lost, so read now
+		case <-tick.C:
+		}
+		q, err := e.Get(id)
+		if err != nil {
+			return last, err
+		}
+		if q.Status != StatusOpen {
+			return q, nil
+		}
+		changed := !sameOpen(q, last)
+		last = q
+		if progress != nil && (changed || time.Since(told) >= heartbeat) {
+			progress(q)
+			told = time.Now()
+		}
+	}
+}
+
+// sameOpen reports whether an open question reads as it did: the only
+// change an open question sees is a response (a routed question), or a
+// reminder.
+func sameOpen(a, b Question) bool {
+	return a.Progress == b.Progress && len(a.Responses) == len(b.Responses) && a.RemindedAt == b.RemindedAt
+}
