@@ -44,7 +44,7 @@
 // questions.md, and each driver computes it again. The questions.md driver
 // has those versions from git; the state.md and decisions.md drivers read
 // the ones of the questions.md beside them from the commits being merged
-// (the command line finds them and checks them against the versions of its
+// (package gitdriver finds them and checks them against the versions of its
 // own file that git gave it). The Renumbering maps every id of each version
 // to its id in the merged questions.md, and State and Decisions read every
 // id through it: theirs' awaited question, next_action, rescope_pending and

@@ -1,0 +1,102 @@
+package gitdriver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/merge"
+)
+
+// Run merges the file git names: base o (%O), ours a (%A, where the result
+// goes), theirs b (%B), for the repository path p (%P). What it did and
+// why is said on stderr. It returns the exit code for git: 0 merged, 1
+// conflict (markers written to a).
+func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
+	say := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "devrites-engine: merge-driver: %s: %s\n", p, fmt.Sprintf(format, args...))
+	}
+	giveUp := func(why any) int {
+		say("%v; git's line merge is left with its conflict markers for a person", why)
+		return lineMerge(ctx, o, a, b, true)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			code = giveUp(fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	// The versions are read when the merge asks, so that it never holds
+	// all of them at once.
+	file := func(name string) merge.Source { return func() ([]byte, error) { return os.ReadFile(name) } }
+	var res merge.Result
+	var err error
+	switch path.Base(filepath.ToSlash(p)) {
+	case mdstore.QuestionsFile:
+		res, err = merge.Questions(file(o), file(a), file(b))
+	case mdstore.StateFile, mdstore.DecisionsFile:
+		var r *merge.Renumbering
+		if r, err = siblingPlan(ctx, p, file(o), file(a), file(b)); err != nil {
+			return giveUp(err)
+		}
+		var data [3][]byte
+		for i, f := range []string{o, a, b} {
+			if data[i], err = os.ReadFile(f); err != nil {
+				return giveUp(err)
+			}
+		}
+		base, ours, theirs := data[0], data[1], data[2]
+		if path.Base(p) == mdstore.StateFile {
+			res, err = merge.State(base, ours, theirs, r)
+		} else {
+			res, err = merge.Decisions(base, ours, theirs, r)
+		}
+	default:
+		// Not a workspace file: merged as git would without the driver.
+		return lineMerge(ctx, o, a, b, false)
+	}
+	if err != nil {
+		return giveUp(err)
+	}
+	if err := os.WriteFile(a, res.Data, 0o644); err != nil {
+		return giveUp(err)
+	}
+	for _, rn := range res.Renamed {
+		say("theirs' %s is now %s (ours has %s for another question; renumbered_from: %s)", rn.From, rn.To, rn.From, rn.From)
+	}
+	if !res.Clean() {
+		for _, c := range res.Conflicts {
+			say("conflict: %s", c)
+		}
+		return 1
+	}
+	return 0
+}
+
+// lineMerge writes git's own three-way line merge of the files to a and
+// returns its exit code, or 1 whenever always is set. When git cannot do
+// it either, the whole of both sides goes between conflict markers.
+func lineMerge(ctx context.Context, o, a, b string, always bool) int {
+	out, err := exec.CommandContext(ctx, "git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", a, o, b).Output()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128:
+		always = true
+	default:
+		read := func(f string) []byte { d, _ := os.ReadFile(f); return d }
+		out, always = merge.Markers(read(o), read(a), read(b)), true
+	}
+	if err := os.WriteFile(a, out, 0o644); err != nil {
+		return 1
+	}
+	if always {
+		return 1
+	}
+	return 0
+}
