@@ -51,6 +51,9 @@ type Explanation struct {
 	// human picks of option 1 (rule 7), when auto_approve_after is set.
 	HumanStreak      *int `json:"human_streak,omitempty"`
 	AutoApproveAfter int  `json:"auto_approve_after,omitempty"`
+	// WhenOverdue says what on_overdue does to the question once nobody
+	// answers it: reminders, escalation, acceptance by expiry or why not.
+	WhenOverdue string `json:"when_overdue"`
 }
 
 // Explain runs the policy on a question without raising it, against the
@@ -73,6 +76,7 @@ func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	history := e.ofBreakpoint(f.questions, bp)
 	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
 		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history, Rules: &e.Rules})}
+	x.WhenOverdue = e.OverdueText(Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp})
 	if n := e.AFK.AutoApproveAfter; n > 0 {
 		streak := HumanStreak(history, bp)
 		x.HumanStreak, x.AutoApproveAfter = &streak, n

@@ -34,6 +34,11 @@ type AFK struct {
 	// phone reaches it: the hook gets each open question's capability link
 	// under it (DEVRITES_ANSWER_URL). Empty when not set or not a URL.
 	ServeURL string `json:"serve_url,omitempty"`
+	// OnOverdue is what happens, per gate, to questions nobody answers;
+	// Channels are where `devrites-engine relay` sends pauses. Both are
+	// notify keys: read from notify.yaml, else from the AFK file.
+	OnOverdue map[string]OnOverdue `json:"on_overdue,omitempty"`
+	Channels  []Channel            `json:"channels,omitempty"`
 	// Broken is set when the body does not parse: nothing is auto-picked.
 	Broken bool `json:"broken,omitempty"`
 	// Warnings name the file and line of each problem: first those that are
@@ -76,8 +81,8 @@ func LoadAFK(devrites string) AFK {
 // LoadHook reads the notify hook's configuration: .devrites/notify.yaml
 // when it is there (so that a person is paged without handing decisions to
 // the AFK policy), else the notify keys of the AFK file. notify.yaml takes
-// the AFK file's notify, notify_timeout, notify_on and serve_url, and fails
-// closed in the same way (the hook does not fire until it is fixed); its
+// the AFK file's notify, notify_timeout, notify_on, serve_url, on_overdue
+// and channels, and fails closed in the same way (the hook does not fire until it is fixed); its
 // other keys are ignored with a warning.
 func LoadHook(devrites string, afk AFK) AFK {
 	if devrites == "" {
@@ -92,7 +97,7 @@ func LoadHook(devrites string, afk AFK) AFK {
 		h.Warnings[i] = strings.TrimSuffix(w, "; nothing is auto-picked until it is fixed") + hookBroken(h.Failed(i))
 	}
 	for _, k := range h.policyKeys {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout, notify_on and serve_url", path, k))
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout, notify_on, serve_url, on_overdue and channels", path, k))
 	}
 	h.policyKeys = nil
 	return h
@@ -160,7 +165,7 @@ func loadConfig(path string) AFK {
 			continue
 		}
 		seen[k.Value] = k.Line
-		if !strings.HasPrefix(k.Value, "notify") && k.Value != "serve_url" {
+		if !isNotifyKey(k.Value) {
 			a.policyKeys = append(a.policyKeys, fmt.Sprintf("%s (line %d)", k.Value, k.Line))
 		}
 		var msg string
@@ -222,6 +227,14 @@ func loadConfig(path string) AFK {
 			default:
 				a.ServeURL = u
 			}
+		case "on_overdue":
+			var w []string
+			a.OnOverdue, w = readOnOverdue(path, v)
+			a.Warnings = append(a.Warnings, w...)
+		case "channels":
+			var w []string
+			a.Channels, w = readChannels(path, v)
+			a.Warnings = append(a.Warnings, w...)
 		case "never_auto":
 			var tags []word
 			tags, msg = stringList(v)
@@ -238,6 +251,12 @@ func loadConfig(path string) AFK {
 		}
 	}
 	return done()
+}
+
+// isNotifyKey reports whether a key configures the hook and the relay,
+// the keys notify.yaml reads.
+func isNotifyKey(k string) bool {
+	return strings.HasPrefix(k, "notify") || k == "serve_url" || k == "on_overdue" || k == "channels"
 }
 
 // word is an item of a YAML list and the line it is on.

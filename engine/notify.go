@@ -21,6 +21,7 @@ func (e *Engine) event(name string, q Question) notify.Event {
 	if e.OffersAlwaysApprove(q) {
 		ev.AlwaysApprove = AlwaysApproveCommand(q.QID)
 	}
+	ev.EscalatedTo = q.EscalatedTo
 	routeEvent(&ev, q)
 	return ev
 }

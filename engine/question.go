@@ -79,6 +79,7 @@ type Question struct {
 	Attempt          *int       `json:"attempt,omitempty"`
 	PreviousFeedback string     `json:"previous_feedback,omitempty"`
 	RemindedAt       string     `json:"reminded_at,omitempty"`
+	EscalatedTo      []string   `json:"escalated_to,omitempty"`   // paged by on_overdue's escalate_to
 	AlwaysApprove    string     `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
 	Overdue          bool       `json:"overdue"`
 	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list and show)
@@ -193,6 +194,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			q.PreviousFeedback = v
 		case "remindedat":
 			q.RemindedAt = v
+		case "escalatedto":
+			q.EscalatedTo = splitNames(v)
 		case "alwaysapprove":
 			q.AlwaysApprove = v
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -36,9 +37,10 @@ func (q Question) OverdueBy(now time.Time) time.Duration {
 }
 
 // reminderDue reports whether an overdue question may be reminded now: it
-// never was, or its last reminder is at least one SLA period old. A
-// reminded_at that does not parse is treated as never.
-func (q Question) reminderDue(now time.Time) bool {
+// never was, or its last reminder is at least one period old (on_overdue's
+// remind for its gate, else its SLA). A reminded_at that does not parse is
+// treated as never.
+func (e *Engine) reminderDue(q Question, now time.Time) bool {
 	if !q.Overdue {
 		return false
 	}
@@ -46,60 +48,100 @@ func (q Question) reminderDue(now time.Time) bool {
 	if err != nil {
 		return true
 	}
+	return now.Sub(last) >= e.remindEvery(q)
+}
+
+// remindEvery is how often q is reminded while it is overdue.
+func (e *Engine) remindEvery(q Question) time.Duration {
+	if every := e.Hook.OnOverdue[q.Gate].Remind; every > 0 {
+		return every
+	}
 	sla, _ := q.slaDuration()
-	return now.Sub(last) >= sla
+	return sla
 }
 
 // RemindResult is what `remind` reports.
 type RemindResult struct {
 	Reminded []Question `json:"reminded"`
-	// Waiting are overdue questions reminded less than one SLA period ago,
+	// Waiting are overdue questions reminded less than one period ago,
 	// or, when reminders are off, every overdue question.
 	Waiting []Question `json:"waiting"`
+	// Accepted are the questions on_overdue accepted by expiry.
+	Accepted []Question `json:"accepted"`
 	// Off says why reminders are off; "" when they are on.
 	Off      string   `json:"off,omitempty"`
 	Warnings []string `json:"warnings"`
 }
 
-// Remind fires the notify hook with the event "reminder" for each overdue
-// open question, at most once per SLA period per question. Under the lock it
-// records reminded_at in each block it reminds (and a Log line in state.md);
-// the hook runs after the lock is released. Nothing is written when the hook
-// would not fire for reminders: the AFK file must be present, parse, name a
-// notify command and list "reminder" in notify_on.
+// ExpiryActor is the answered_by of a question accepted by expiry.
+const ExpiryActor = "expiry"
+
+// Remind applies on_overdue to the open questions nobody answers: each
+// overdue question is reminded (the hook's event "reminder") at most once
+// per period, and escalated once (escalate_to), and an advisory or
+// validating question whose expire_after has passed is accepted with its
+// recommended option (answered_by expiry) through the transaction of
+// `state resolve`: the decision entry, state.md and the event "resolved".
+// Under the lock it records reminded_at (and escalated_to) in each block
+// it reminds, with a Log line in state.md; the hook runs after the lock is
+// released. Reminders need the hook to fire for them (a notify command,
+// "reminder" in notify_on, a file that parses); when it would not, nothing
+// but an acceptance is written.
 func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
-	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Warnings: e.ConfigWarnings()}
-	if why := e.remindersOff(); why != "" {
+	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Accepted: []Question{}, Warnings: e.ConfigWarnings()}
+	off := e.remindersOff()
+	if off != "" && !e.expiring() {
 		over, err := e.Overdue()
 		if err != nil {
 			return nil, err
 		}
-		res.Waiting, res.Off = over, why
+		res.Waiting, res.Off = over, off
 		if len(over) > 0 { // a cron line that finds nothing overdue stays quiet
-			res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", why, len(over)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", off, len(over)))
 		}
 		return res, nil
 	}
-	type done struct{ reminded, waiting []Question }
+	type done struct {
+		reminded, waiting, accepted []Question
+		warnings                    []string
+	}
 	d, err := transact(ctx, e, func(f *files) (done, error) {
-		d := done{reminded: []Question{}, waiting: []Question{}}
+		d := done{reminded: []Question{}, waiting: []Question{}, accepted: []Question{}}
 		now := e.Now()
-		var overdue []Question // read before any is edited: an edit ends a pass
+		var due []Question // read before any is edited: an edit ends a pass
 		for q := range e.questions(f.questions) {
-			if q.Overdue {
-				overdue = append(overdue, q)
+			if q.Overdue || e.expiryDue(q, now) {
+				due = append(due, q)
 			}
 		}
-		for _, q := range overdue {
+		for _, q := range due {
 			switch {
-			case !q.reminderDue(now):
+			case e.expiryDue(q, now):
+				o := e.Hook.OnOverdue[q.Gate]
+				aq, err := e.answer(f, q.QID, resolution{kind: StatusAnswered, choice: 1}, ExpiryActor,
+					"on_overdue "+q.Gate+" expire_after "+shortDuration(o.ExpireAfter))
+				if err != nil {
+					return done{}, err
+				}
+				if _, warn := e.resolveState(f, aq, StatusAnswered, false); warn != "" {
+					d.warnings = append(d.warnings, warn)
+				}
+				d.accepted = append(d.accepted, aq)
+			case off != "", !e.reminderDue(q, now):
 				d.waiting = append(d.waiting, q)
 			default:
 				q.RemindedAt = e.timestamp()
-				if err := f.questions.Set(q.QID, mdstore.KV{Key: "reminded_at", Value: q.RemindedAt}); err != nil {
+				kvs := []mdstore.KV{{Key: "reminded_at", Value: q.RemindedAt}}
+				logText := "reminded " + q.QID + " (SLA " + q.SLA + ")"
+				if to := e.Hook.OnOverdue[q.Gate].EscalateTo; len(to) > 0 && len(q.EscalatedTo) == 0 {
+					q.EscalatedTo = to
+					kvs = append(kvs, mdstore.KV{Key: "escalated_to", Value: strings.Join(to, ", ")})
+					logText += "; escalated to " + strings.Join(to, ", ")
+				}
+				if err := f.questions.Set(q.QID, kvs...); err != nil {
 					return done{}, err
 				}
-				f.state.AppendLog(e.logLine(f.state, "reminded "+q.QID+" (SLA "+q.SLA+")"))
+				f.state.AppendLog(e.logLine(f.state, logText))
 				d.reminded = append(d.reminded, q)
 			}
 		}
@@ -108,11 +150,31 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Reminded, res.Waiting = d.reminded, d.waiting
+	res.Reminded, res.Waiting, res.Accepted, res.Off = d.reminded, d.waiting, d.accepted, off
+	res.Warnings = append(res.Warnings, d.warnings...)
+	if off != "" && len(d.waiting) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("no reminder sent: %s (%d overdue)", off, len(d.waiting)))
+	}
 	for _, q := range res.Reminded {
 		res.Warnings = append(res.Warnings, e.fire(ctx, "reminder", q)...)
 	}
+	for _, q := range res.Accepted {
+		res.Warnings = append(res.Warnings, e.fire(ctx, eventOf[q.Status], q)...)
+	}
 	return res, nil
+}
+
+// expiring reports whether on_overdue accepts questions of any gate by expiry.
+func (e *Engine) expiring() bool {
+	if e.Hook.Broken {
+		return false
+	}
+	for _, o := range e.Hook.OnOverdue {
+		if o.Accept != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // remindersOff says why the hook would not fire for reminders, or "".

@@ -60,6 +60,9 @@ type Event struct {
 	Responder string     `json:"responder,omitempty"`
 	Progress  string     `json:"progress,omitempty"`
 	Responses []Response `json:"responses,omitempty"`
+	// EscalatedTo are the people on_overdue's escalate_to paged about the
+	// question, once it was overdue.
+	EscalatedTo []string `json:"escalated_to,omitempty"`
 }
 
 // Response is one routed responder's response.
@@ -75,7 +78,8 @@ type Response struct {
 // DEVRITES_ALWAYS_APPROVE is set only when the question offers it,
 // DEVRITES_ANSWER_URL only when there is an answer link, and
 // DEVRITES_ROUTE (the names joined by commas), DEVRITES_STRATEGY,
-// DEVRITES_RESPONDER and DEVRITES_PROGRESS only for a routed question.
+// DEVRITES_RESPONDER and DEVRITES_PROGRESS only for a routed question,
+// DEVRITES_ESCALATED_TO (names joined by commas) only for an escalated one.
 func (e Event) Env() []string {
 	env := []string{
 		"DEVRITES_QID=" + e.QID,
@@ -97,7 +101,8 @@ func (e Event) Env() []string {
 		env = append(env, "DEVRITES_ANSWER_URL="+e.AnswerURL)
 	}
 	for _, v := range []struct{ name, value string }{{"ROUTE", strings.Join(e.Route, ",")}, {"STRATEGY", e.Strategy},
-		{"RESPONDER", e.Responder}, {"PROGRESS", e.Progress}} {
+		{"RESPONDER", e.Responder}, {"PROGRESS", e.Progress},
+		{"ESCALATED_TO", strings.Join(e.EscalatedTo, ",")}} {
 		if v.value != "" {
 			env = append(env, "DEVRITES_"+v.name+"="+v.value)
 		}

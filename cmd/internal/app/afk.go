@@ -70,6 +70,7 @@ func cmdAFKExplain(c *cli.Context) error {
 		bp = "none (no slice or --breakpoint)"
 	}
 	fmt.Fprintf(&b, "gate: %s; tags: %s; breakpoint: %s\n", x.Gate, tags, bp)
+	b.WriteString(x.WhenOverdue + "\n")
 	if x.HumanStreak != nil {
 		fmt.Fprintf(&b, "human picks of option 1 in a row at %s: %d of %d (auto_approve_after)\n", x.Breakpoint, *x.HumanStreak, x.AutoApproveAfter)
 	}
@@ -175,17 +176,28 @@ func cmdRemind(c *cli.Context) error {
 	e.warn(r.Warnings)
 	var b strings.Builder
 	now := e.now()
+	for _, q := range r.Accepted {
+		fmt.Fprintf(&b, "accepted %s by expiry (%s, raised %s): option 1, %s\n", q.QID, q.Gate, q.RaisedAt, *q.Answer)
+	}
 	for _, q := range r.Reminded {
-		fmt.Fprintf(&b, "reminded %s (%s, SLA %s, overdue by %s)\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)))
+		escalated := ""
+		if len(q.EscalatedTo) > 0 {
+			escalated = "; escalated to " + strings.Join(q.EscalatedTo, ", ")
+		}
+		fmt.Fprintf(&b, "reminded %s (%s, SLA %s, overdue by %s)%s\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)), escalated)
 	}
 	for _, q := range r.Waiting {
 		if r.Off != "" {
 			fmt.Fprintf(&b, "not reminded %s (%s, SLA %s, overdue by %s): %s\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)), r.Off)
 			continue
 		}
+		if every := eng.Hook.OnOverdue[q.Gate].Remind; every > 0 {
+			fmt.Fprintf(&b, "waiting %s: reminded at %s, again after %s (on_overdue)\n", q.QID, q.RemindedAt, span(every))
+			continue
+		}
 		fmt.Fprintf(&b, "waiting %s: reminded at %s, again after one SLA period (%s)\n", q.QID, q.RemindedAt, q.SLA)
 	}
-	if len(r.Reminded) == 0 && len(r.Waiting) == 0 {
+	if len(r.Reminded) == 0 && len(r.Waiting) == 0 && len(r.Accepted) == 0 {
 		b.WriteString("no overdue questions\n")
 	}
 	e.print(r, b.String())
