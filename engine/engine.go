@@ -37,6 +37,9 @@ type Engine struct {
 	// answerKey is the project's key of answer links (.devrites/serve.key),
 	// read (or created) at the first event that needs it, once.
 	answerKey func() (caplink.Key, error)
+	// severalWorkspaces reports whether the project has more than one
+	// feature directory, read once.
+	severalWorkspaces func() bool
 }
 
 // Open prepares an engine for a found workspace, reading its configuration.
@@ -56,7 +59,8 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	afk := LoadAFK(ws.Devrites)
 	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
 		Rules: LoadRules(ws.Devrites), configErr: err,
-		answerKey: sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) })}, nil
+		answerKey:         sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) }),
+		severalWorkspaces: sync.OnceValue(func() bool { return ws.Devrites != "" && len(mdstore.Workspaces(ws.Devrites)) > 1 })}, nil
 }
 
 // ConfigErr is why .devrites/engine.yaml cannot be used, or nil: reads go

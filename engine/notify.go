@@ -13,10 +13,15 @@ import (
 func (e *Engine) event(name string, q Question) notify.Event {
 	ev := notify.Event{Event: name, QID: q.QID, Gate: q.Gate, Slice: q.Slice, Slug: e.WS.Slug,
 		Question: q.Question, Proposed: q.Proposed, SLA: q.SLA, RaisedAt: q.RaisedAt,
-		Workspace: e.WS.Dir, Status: q.Status, Options: q.Options,
-		Resume: ResolveCommand(q.QID)}
+		Workspace: e.WS.Dir, Status: q.Status, Options: q.Options}
+	if q.Status == StatusOpen { // a final question is answered: nothing to resume
+		ev.Resume = e.ResolveCommand(q)
+	}
 	if q.Answer != nil {
-		ev.Answer = *q.Answer
+		ev.Answer, ev.AnsweredBy = *q.Answer, q.AnsweredBy
+	}
+	if q.Choice != nil {
+		ev.Choice = *q.Choice
 	}
 	if e.OffersAlwaysApprove(q) {
 		ev.AlwaysApprove = AlwaysApproveCommand(q.QID)

@@ -369,10 +369,53 @@ func (q Question) Age(now time.Time) string {
 	}
 }
 
-// ResolveCommand is the command a person runs to answer qid, as every
-// output and the notify hook (DEVRITES_RESUME) spell it.
-func ResolveCommand(qid string) string {
-	return "devrites-engine state resolve " + qid + ` "<answer>"`
+// ResolveCommand is the command a person runs to answer q, as every output,
+// hint and the notify hook (DEVRITES_RESUME) spell it: run as printed, with
+// the answer filled in, it records the answer on q. It names the workspace
+// (--slug) when the project has more than one, so that it never lands on a
+// question of another feature, and who answers (--by) when q checks its
+// responders: the one responder awaited, or "<one of: a, b>".
+func (e *Engine) ResolveCommand(q Question) string {
+	cmd := "devrites-engine state resolve "
+	if e.severalWorkspaces() {
+		cmd += "--slug " + e.WS.Slug + " "
+	}
+	if by := q.responderPlaceholder(); by != "" {
+		cmd += "--by " + by + " "
+	}
+	return cmd + q.QID + ` "<answer>"`
+}
+
+// responderPlaceholder is the --by of q's resolve command: "" when anyone
+// may answer q (no strategy, or a route holding owner or any), else the
+// name of the one responder it awaits, or "<one of: …>" naming them.
+func (q Question) responderPlaceholder() string {
+	if !q.checksResponders() {
+		return ""
+	}
+	names := q.WaitingFor
+	if len(names) == 0 {
+		names = q.Route
+	}
+	if len(names) == 1 {
+		return shellWord(names[0])
+	}
+	return "<one of: " + strings.Join(names, ", ") + ">"
+}
+
+// shellWord is s as one word of a shell command line: as it is when it
+// holds only letters, digits and . _ @ + -, else in single quotes.
+func shellWord(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@+-", r)) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -17,9 +17,10 @@ type RaiseRequest struct {
 	Options  []string `json:"options"`
 	Proposed string   `json:"proposed"`
 	SLA      string   `json:"sla"`
-	// Route names who answers (JSON: a list, or one string of names
-	// separated by commas); Strategy says how their responses decide:
-	// single (the default), first-response-wins, collect-all or quorum:N.
+	// Route names whom to ask (JSON: a list, or one string of names
+	// separated by commas). Without Strategy it is a page: anyone may
+	// answer. A Strategy (single, first-response-wins, collect-all or
+	// quorum:N) makes it a vote of the routed responders.
 	Route          Names    `json:"route"`
 	Strategy       string   `json:"strategy"`
 	Tags           []string `json:"tags"`
@@ -276,7 +277,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
-					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, b.QID)
+					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))
 			}
 		}
 		id, err := e.nextQID(f)
@@ -302,8 +303,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		opt("tags", strings.Join(r.Tags, ", "))
 		opt("breakpoint", r.Breakpoint)
 		if len(r.Route) > 0 {
-			// A route is always written with its strategy: a route without
-			// one is read as an older question's, which anyone may answer.
+			// Without a strategy the route is a page: anyone may answer.
 			opt("route", strings.Join(r.Route, ", "))
 			opt("strategy", r.Strategy)
 		}

@@ -18,7 +18,10 @@ type StateView struct {
 	Cursor    map[string]string `json:"cursor"`
 	CursorKey []string          `json:"-"` // cursor keys in file order
 	Awaiting  map[string]string `json:"awaiting"`
-	Open      []Question        `json:"open"`
+	// Resolve is the command that answers the awaited question, while it
+	// is open.
+	Resolve string     `json:"resolve,omitempty"`
+	Open    []Question `json:"open"`
 }
 
 // Show reads the cursor, the awaited question and the open questions.
@@ -44,6 +47,7 @@ func (e *Engine) Show() (*StateView, error) {
 			}
 		}
 	}
+	v.Resolve = e.resolveAwaited(f)
 	for q := range e.questions(f.questions) {
 		if q.Status == StatusOpen {
 			v.Open = append(v.Open, q)
@@ -243,6 +247,9 @@ type CheckResult struct {
 	Status  string     `json:"status"`
 	Reason  string     `json:"reason"`
 	Open    []Question `json:"open,omitempty"`
+	// Resolve is the command that answers the awaited question while it is
+	// open: beside the skill's next_action, the one a person runs.
+	Resolve string `json:"resolve,omitempty"`
 	// RescopePending are provisional questions a person answered otherwise
 	// while another question held the pause: the agent re-scopes them when
 	// it next continues.
@@ -291,6 +298,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human, blocked or done",
 			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
+	r.Resolve = e.resolveAwaited(f)
 	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
 	}
@@ -387,6 +395,15 @@ func (e *Engine) stillAwaited(f *files) (string, string) {
 	return b.QID, expand(e.Templates.Resume, b.QID, phase, b.Value("slice"))
 }
 
+// resolveAwaited is the command that answers the question the cursor
+// awaits while it is open, or "".
+func (e *Engine) resolveAwaited(f *files) string {
+	if b := awaitedOpen(f); b != nil {
+		return e.ResolveCommand(fromBlock(b, e.Now()))
+	}
+	return ""
+}
+
 // awaitedOpen is the block of the question the cursor awaits while it is
 // open, or nil.
 func awaitedOpen(f *files) *mdstore.Block {
@@ -420,7 +437,11 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		status, _ := s.Get("status")
 		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
 		if status == CursorAwaiting && reason == "" {
-			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", s.AwaitingQID()).Fix(mdstore.ResolveAwaited, s.AwaitingQID())
+			q := Question{QID: s.AwaitingQID()}
+			if b := f.questions.Find(q.QID); b != nil {
+				q = fromBlock(b, e.Now())
+			}
+			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(mdstore.ResolveAwaited, e.ResolveCommand(q))
 		}
 		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
 			if status == "" {

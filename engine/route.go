@@ -18,10 +18,10 @@ import (
 // A block with a route: field and a strategy: field is routed: each
 // resolution of it is a response from one responder, kept in the block's
 // responses: field (a record list, mdstore.EncodeRecords), and the question
-// becomes final when its strategy says so. A block with a route but no
-// strategy was written before routing was enforced (by DevRites, whose
-// escalating gates name a specialist, or by an older engine): its route
-// says who was paged, and anyone may answer it, as before.
+// becomes final when its strategy says so. A route without a strategy
+// (--route alone, as DevRites' escalating gates name a specialist) is a
+// page: it says whom to ask, anyone may answer, and answered_by records
+// who. Only an explicit strategy makes the responders checked.
 //
 // The route words "owner" (whoever runs the project) and "any" are no
 // one's name: while the route holds one, anyone may respond, and each such
@@ -131,8 +131,9 @@ func isRouteWord(s string) bool {
 }
 
 // prepareRoute checks the route and the strategy of a raise: names are one
-// line each, without commas (split on them), and none twice; the strategy
-// is known, and a quorum is between 1 and the number of routed responders.
+// line each, without commas (split on them), and none twice; the strategy,
+// when one is given, is known, and a quorum is between 1 and the number of
+// routed responders. Without one, Strategy stays "": the route is a page.
 func (r *RaiseRequest) prepareRoute() error {
 	var route Names
 	for _, given := range r.Route {
@@ -157,6 +158,10 @@ func (r *RaiseRequest) prepareRoute() error {
 	st, err := cleanText("--strategy", r.Strategy)
 	if err != nil {
 		return err
+	}
+	if blank(st) { // a route alone is a page: anyone may answer
+		r.Strategy = ""
+		return nil
 	}
 	s, err := parseStrategy(st)
 	if err != nil {
@@ -266,6 +271,13 @@ type routing struct {
 // routed reports whether the question takes responses: it has a route and
 // a strategy (see the top of this file).
 func (q Question) routed() bool { return len(q.Route) > 0 && q.Strategy != "" }
+
+// checksResponders reports whether only the people q is routed to may
+// answer it: it is routed (it has a strategy) and its route names no
+// owner or any.
+func (q Question) checksResponders() bool {
+	return q.routed() && !slices.ContainsFunc(q.Route, isRouteWord)
+}
 
 // routing returns what decides the question, or why its fields cannot
 // (an unknown strategy, a quorum larger than the route, responses that do

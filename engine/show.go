@@ -8,7 +8,7 @@ import (
 
 // Text is the question as a person needs it to decide: what questions show
 // prints, the prompt of state resolve and answer at a terminal, and the
-// question page of serve:
+// question page of serve (ShowText adds the command that answers it):
 //
 //	Slice 3 — payments — HITL (blocking, SLA 15m). Which currency rounding rule?
 //	▸ 1. Banker's rounding (Recommended) — logic: unbiased · business: matches ledger
@@ -20,7 +20,6 @@ import (
 //	responses: 1 of 3 responded; waiting for bob, carol; quorum 2 needs one more agreeing answer
 //	  2026-11-29T14:05:00Z alice answered (option 1): Banker's rounding
 //	raised 2026-11-29T14:02:11Z (age 1h) — overdue
-//	resolve: devrites-engine state resolve q-2026-11-29-004 "<answer>"
 //
 // The first lines are those of the contract; each line after the options
 // appears only when the question has what it shows. A question of several
@@ -90,7 +89,6 @@ func (q Question) Text(now time.Time) string {
 		b.WriteString(line + "\n")
 	}
 	if q.Status == StatusOpen {
-		b.WriteString("resolve: " + ResolveCommand(q.QID) + "\n")
 		return b.String()
 	}
 	line := "status: " + q.Status
@@ -127,12 +125,39 @@ func quoteLines(s string) string {
 	return "\n    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
-// ShowText is what questions show prints: the question's Text and, when it
-// offers it, the "always approve" line.
+// ShowText is what questions show prints: the question's Text and, while
+// it is open, the command that answers it and, when it offers it, the
+// "always approve" line:
+//
+//	resolve: devrites-engine state resolve --by <one of: alice, bob> q-2026-11-29-004 "<answer>"
+//	always approve: devrites-engine state resolve --always q-2026-11-29-004 1
 func (e *Engine) ShowText(q Question) string {
 	text := q.Text(e.Now())
+	if q.Status == StatusOpen {
+		text += "resolve: " + e.ResolveCommand(q) + "\n"
+	}
 	if e.OffersAlwaysApprove(q) {
 		text += "always approve: " + AlwaysApproveCommand(q.QID) + "\n"
 	}
 	return text
+}
+
+// WaitingText says whom a routed question waits for, as the output of a
+// raise that paused on it says it:
+//
+//	security-lead (a page: anyone may answer; answered_by records who)
+//	alice, bob (quorum:2: only they may answer, each with --by)
+func (q Question) WaitingText() string {
+	names := q.WaitingFor
+	if len(names) == 0 {
+		names = q.Route
+	}
+	who := strings.Join(names, ", ")
+	switch {
+	case !q.routed():
+		return who + " (a page: anyone may answer; answered_by records who)"
+	case q.checksResponders():
+		return who + " (" + q.Strategy + ": only they may answer, each with --by)"
+	}
+	return who + " (" + q.Strategy + ": anyone may answer for " + RouteOwner + " or " + RouteAny + ")"
 }

@@ -29,11 +29,11 @@ const (
 	RunDoctorFix          // let doctor repair it (renumber, reconcile)
 	RunInit               // create the workspace (Error.Subject: the slug, or "")
 	ListQuestions         // see which qids exist
-	ResolveAwaited        // answer the awaited question (Error.Subject: its qid)
+	ResolveAwaited        // answer the awaited question (Error.Subject: the command that does)
 	LiftStop              // a person lifts the stop
 	UpgradeEngine         // a newer binary wrote the workspace
 	ShowAFK               // see what the AFK file does
-	RespondAs             // answer as one of a routed question's responders (Error.Subject: its qid)
+	RespondAs             // answer as one of a routed question's responders (Error.Subject: the command, with --by)
 )
 
 // Error is a failure of a kind: its message is the decisive text alone, and

@@ -125,6 +125,30 @@ func Find(loc Locator) (*Workspace, error) {
 	return ws, nil
 }
 
+// Workspaces lists the feature directories of the project whose
+// .devrites directory is devrites: each valid slug under work/, and under
+// features/ (the older name) those work/ does not have.
+func Workspaces(devrites string) []*Workspace {
+	var out []*Workspace
+	seen := map[string]bool{}
+	for _, sub := range []string{"work", "features"} {
+		ents, err := os.ReadDir(filepath.Join(devrites, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			slug := e.Name()
+			if !e.IsDir() || seen[slug] || CheckSlug(slug) != nil {
+				continue
+			}
+			seen[slug] = true
+			out = append(out, &Workspace{Dir: filepath.Join(devrites, sub, slug), Devrites: devrites,
+				Project: filepath.Dir(devrites), Slug: slug})
+		}
+	}
+	return out
+}
+
 // DevritesDir finds the .devrites directory as Find does, without picking
 // a feature: Root, else a walk up from Dir (Workspace and Slug are not
 // read).

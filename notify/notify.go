@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -30,21 +31,28 @@ const DefaultTimeout = 10 * time.Second
 // Event is what the hook is told. The first six fields are the contract's
 // DEVRITES_* variables; the rest are extras.
 type Event struct {
-	Schema    int      `json:"schema"`
-	Event     string   `json:"event"`
-	QID       string   `json:"qid"`
-	Gate      string   `json:"gate"`
-	Slice     string   `json:"slice"`
-	Slug      string   `json:"slug"`
-	Question  string   `json:"question"`
-	Proposed  string   `json:"proposed"`
-	SLA       string   `json:"sla"`
-	RaisedAt  string   `json:"raised_at"`
-	Workspace string   `json:"workspace"`
-	Resume    string   `json:"resume"`
-	Status    string   `json:"status,omitempty"`
-	Answer    string   `json:"answer,omitempty"`
-	Options   []string `json:"options"`
+	Schema    int    `json:"schema"`
+	Event     string `json:"event"`
+	QID       string `json:"qid"`
+	Gate      string `json:"gate"`
+	Slice     string `json:"slice"`
+	Slug      string `json:"slug"`
+	Question  string `json:"question"`
+	Proposed  string `json:"proposed"`
+	SLA       string `json:"sla"`
+	RaisedAt  string `json:"raised_at"`
+	Workspace string `json:"workspace"`
+	// Resume is the command that answers the question while it is open;
+	// the event of a final question has none.
+	Resume string `json:"resume,omitempty"`
+	Status string `json:"status,omitempty"`
+	// Answer, AnsweredBy and Choice are those of a final question: its
+	// answer (or reason, or feedback), who gave it, and the option it
+	// picked (0: none).
+	Answer     string   `json:"answer,omitempty"`
+	AnsweredBy string   `json:"answered_by,omitempty"`
+	Choice     int      `json:"choice,omitempty"`
+	Options    []string `json:"options"`
 	// AlwaysApprove is the command that answers option 1 and always
 	// approves the question's breakpoint, when the question offers it.
 	AlwaysApprove string `json:"always_approve,omitempty"`
@@ -75,7 +83,10 @@ type Response struct {
 }
 
 // Env returns the variables the hook gets, as KEY=value strings.
-// DEVRITES_ALWAYS_APPROVE is set only when the question offers it,
+// DEVRITES_RESUME is set only while the question is open,
+// DEVRITES_ANSWERED_BY and DEVRITES_CHOICE only once it is final (the
+// choice when it picked an option), DEVRITES_ALWAYS_APPROVE only when the
+// question offers it,
 // DEVRITES_ANSWER_URL only when there is an answer link, and
 // DEVRITES_ROUTE (the names joined by commas), DEVRITES_STRATEGY,
 // DEVRITES_RESPONDER and DEVRITES_PROGRESS only for a routed question,
@@ -92,7 +103,15 @@ func (e Event) Env() []string {
 		"DEVRITES_SLA=" + e.SLA,
 		"DEVRITES_RAISED_AT=" + e.RaisedAt,
 		"DEVRITES_WORKSPACE=" + e.Workspace,
-		"DEVRITES_RESUME=" + e.Resume,
+	}
+	if e.Resume != "" {
+		env = append(env, "DEVRITES_RESUME="+e.Resume)
+	}
+	if e.AnsweredBy != "" {
+		env = append(env, "DEVRITES_ANSWERED_BY="+e.AnsweredBy)
+	}
+	if e.Choice != 0 {
+		env = append(env, "DEVRITES_CHOICE="+strconv.Itoa(e.Choice))
 	}
 	if e.AlwaysApprove != "" {
 		env = append(env, "DEVRITES_ALWAYS_APPROVE="+e.AlwaysApprove)

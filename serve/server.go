@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -293,28 +292,8 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// workspaces lists the feature directories of a project: each valid slug
-// under work/, and under features/ those work/ does not have.
-func (p *project) workspaces() []*mdstore.Workspace {
-	var out []*mdstore.Workspace
-	seen := map[string]bool{}
-	for _, sub := range []string{"work", "features"} {
-		ents, err := os.ReadDir(filepath.Join(p.devrites, sub))
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			slug := e.Name()
-			if !e.IsDir() || seen[slug] || mdstore.CheckSlug(slug) != nil {
-				continue
-			}
-			seen[slug] = true
-			out = append(out, &mdstore.Workspace{Dir: filepath.Join(p.devrites, sub, slug), Devrites: p.devrites,
-				Project: filepath.Dir(p.devrites), Slug: slug})
-		}
-	}
-	return out
-}
+// workspaces lists the feature directories of a project.
+func (p *project) workspaces() []*mdstore.Workspace { return mdstore.Workspaces(p.devrites) }
 
 // workspace is the feature directory of slug in the project, or nil.
 func (p *project) workspace(slug string) *mdstore.Workspace {

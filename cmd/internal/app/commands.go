@@ -47,8 +47,8 @@ func coreCommands() []*cli.Command {
 					&cli.StringSliceFlag{Name: "option", Usage: "an option, recommended first (1 to 3)"},
 					&cli.StringFlag{Name: "proposed", Usage: "best-guess answer (default: option 1)"},
 					&cli.StringFlag{Name: "sla", Usage: "none, 15m, 4h, 24h … (default by gate)"},
-					&cli.StringSliceFlag{Name: "route", Usage: "who answers (repeatable; owner: whoever runs the project, any: anyone); required for escalating"},
-					&cli.StringFlag{Name: "strategy", Usage: "how the routed responders decide: single, first-response-wins, collect-all or quorum:N (default single)"},
+					&cli.StringSliceFlag{Name: "route", Usage: "whom to page and ask (repeatable; owner: whoever runs the project); anyone may answer unless --strategy; required for escalating"},
+					&cli.StringFlag{Name: "strategy", Usage: "make the route a vote that only its responders answer (--by): single, first-response-wins, collect-all or quorum:N"},
 					&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
 					&cli.StringFlag{Name: "breakpoint", Usage: "breakpoint id (default: from slice and gate)"},
 					&cli.StringFlag{Name: "blocking-slices", Usage: "slices this blocks, e.g. \"3, 4\""},
@@ -205,7 +205,10 @@ func cmdRaise(c *cli.Context) error {
 	switch res.Outcome {
 	case engine.Paused:
 		fmt.Fprintf(&b, "%s paused: a human must answer (%s, SLA %s)\n", res.QID, q.Gate, q.SLA)
-		fmt.Fprintf(&b, "resolve: %s\n", engine.ResolveCommand(res.QID))
+		if len(q.Route) > 0 {
+			fmt.Fprintf(&b, "waiting for: %s\n", q.WaitingText())
+		}
+		fmt.Fprintf(&b, "resolve: %s\n", eng.ResolveCommand(q))
 	case engine.AutoPicked:
 		fmt.Fprintf(&b, "%s auto-picked option 1: %s (rule %d, %s)\n", res.QID, deref(q.Answer), res.Decision.Rule, res.Decision.Name)
 	case engine.Provisional:
@@ -305,6 +308,9 @@ func cmdShow(c *cli.Context) error {
 	if v.Awaiting != nil {
 		fmt.Fprintf(&b, "awaiting: %s (%s) %s\n", v.Awaiting["question_id"], v.Awaiting["gate"], v.Awaiting["question"])
 	}
+	if v.Resolve != "" {
+		fmt.Fprintf(&b, "resolve: %s\n", v.Resolve)
+	}
 	if len(v.Open) == 0 {
 		b.WriteString("open questions: none\n")
 	} else {
@@ -338,6 +344,9 @@ func cmdCheck(c *cli.Context) error {
 	text := "proceed: " + r.Reason + "\n"
 	if !r.Proceed {
 		text = "stop: " + r.Reason + "\n"
+	}
+	if r.Resolve != "" {
+		text += "resolve: " + r.Resolve + "\n"
 	}
 	e.print(r, text)
 	if !r.Proceed {

@@ -103,7 +103,7 @@ func remedy(r mdstore.Remedy, subject string) string {
 	case mdstore.ListQuestions:
 		return "list the questions: devrites-engine questions list --status all"
 	case mdstore.ResolveAwaited:
-		return "answer it: " + engine.ResolveCommand(subject)
+		return "answer it: " + subject
 	case mdstore.LiftStop:
 		return "a person lifts the stop: devrites-engine state resume"
 	case mdstore.UpgradeEngine:
@@ -111,7 +111,7 @@ func remedy(r mdstore.Remedy, subject string) string {
 	case mdstore.ShowAFK:
 		return "see what it does: devrites-engine afk status"
 	case mdstore.RespondAs:
-		return "answer as one of them: devrites-engine state resolve --by <name> " + subject + ` "<answer>" (or set DEVRITES_ACTOR)`
+		return "answer as one of them: " + subject + " (or set DEVRITES_ACTOR)"
 	}
 	return ""
 }

@@ -60,7 +60,7 @@ func cmdWait(c *cli.Context) error {
 	}
 	r := waitResult{QID: q.QID, Status: q.Status, Final: !timedOut, TimedOut: timedOut, Question: q}
 	if timedOut {
-		e.print(r, fmt.Sprintf("%s still open after %s\nresolve: %s\n", q.QID, timeout, engine.ResolveCommand(q.QID)))
+		e.print(r, fmt.Sprintf("%s still open after %s\nresolve: %s\n", q.QID, timeout, eng.ResolveCommand(q)))
 		return status(exitPaused)
 	}
 	e.print(r, resolutionText(q))

@@ -60,6 +60,8 @@ func Env() []string {
 //	unchanged DIR             assert DIR holds exactly the remembered bytes
 //	waitfile PATH             wait (up to 10s) until PATH exists
 //	mkfifo PATH               create a named pipe
+//	printed CODE SOURCE PREFIX ANSWER [NAME]
+//	                          run a command the engine printed (printed.go)
 func Params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
@@ -76,6 +78,7 @@ func Params(dir string) testscript.Params {
 			"unchanged": unchanged,
 			"waitfile":  waitFile,
 			"mkfifo":    mkfifo,
+			"printed":   printed,
 		},
 	}
 }
