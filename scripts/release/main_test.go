@@ -126,3 +126,64 @@ func keys(m map[string][]byte) []string {
 	}
 	return ks
 }
+
+// TestInstallDocSteps runs docs/install.md's commands as printed: the
+// archive steps (with the version of a test release, and HOME in a
+// temporary directory) in the directory the release was written to, and
+// the install from a checkout.
+func TestInstallDocSteps(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the archive steps are Linux's (sha256sum, tar)")
+	}
+	t.Chdir("../..")
+	doc := string(read(t, "docs/install.md"))
+	dist := t.TempDir()
+	if _, err := Release("v0.0.0-test", []string{runtime.GOOS + "/" + runtime.GOARCH}, dist); err != nil {
+		t.Fatal(err)
+	}
+	steps := strings.ReplaceAll(block(t, doc, "## From a release archive"), "1.2.3", "0.0.0-test")
+	steps = strings.ReplaceAll(steps, "linux_amd64", runtime.GOOS+"_"+runtime.GOARCH)
+	out := runSh(t, dist, steps, "HOME="+t.TempDir())
+	for _, want := range []string{": OK\n", "devrites-engine version v0.0.0-test"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the archive steps printed %q, want %q in it", out, want)
+		}
+	}
+
+	gobin := t.TempDir()
+	runSh(t, ".", block(t, doc, "## From a checkout"), "GOBIN="+gobin)
+	v, err := exec.Command(filepath.Join(gobin, "devrites-engine"), "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(v), "devrites-engine version devel") {
+		t.Errorf("a checkout's install prints %q", v)
+	}
+}
+
+// block is the first sh block after the heading that starts with heading.
+func block(t *testing.T, doc, heading string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(doc, "\n"+heading)
+	if !ok {
+		t.Fatalf("docs/install.md has no %q", heading)
+	}
+	_, rest, ok = strings.Cut(rest, "```sh\n")
+	code, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatalf("no sh block under %q", heading)
+	}
+	return code
+}
+
+func runSh(t *testing.T, dir, script string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s\nfailed: %v\n%s", script, err, out)
+	}
+	return string(out)
+}
