@@ -25,6 +25,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, afkCommands()...)
 	cmds = append(cmds, recoveryCommands()...)
 	cmds = append(cmds, rulesCommands()...)
+	cmds = append(cmds, claimCommands()...)
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
 	return withGit(append(cmds, doctorCommands()...))

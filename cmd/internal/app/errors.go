@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -35,16 +36,41 @@ var codes = map[string]int{
 	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed,
 	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict,
 	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown,
+	"held": exitPaused, "unknown-claim": exitNoSpace, "not-owner": exitNoSpace, "not-live": exitNoSpace,
 	"no-workspace": exitNoSpace, "missing-file": exitNoSpace,
 }
 
-// exitCode is the one place where errors become exit codes.
+// claimKinds are the kinds of package claims' errors.
+var claimKinds = []struct {
+	err  error
+	kind string
+}{
+	{claims.ErrHeld, "held"},
+	{claims.ErrUsage, "usage"},
+	{claims.ErrUnknown, "unknown-claim"},
+	{claims.ErrNotOwner, "not-owner"},
+	{claims.ErrNotLive, "not-live"},
+}
+
+// exitCode is the one place where errors become exit codes. The claim
+// commands keep DevRites' codes: 3 when held, 2 for any other failure but
+// a busy lock.
 func exitCode(err error) (int, string) {
 	kind := engine.KindOf(err)
+	for _, k := range claimKinds {
+		if kind == "io" && errors.Is(err, k.err) {
+			kind = k.kind
+		}
+	}
 	if kind == "io" && errors.Is(err, errUsage) {
 		kind = "usage"
 	}
-	return codes[kind], kind
+	code := codes[kind]
+	var ce *cmdError
+	if errors.As(err, &ce) && (ce.cmd == "claim" || strings.HasPrefix(ce.cmd, "claim ")) && code != exitPaused && code != exitBusy {
+		code = exitNoSpace
+	}
+	return code, kind
 }
 
 // status is an outcome that is not an error but has its own exit code
@@ -77,7 +103,13 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 	if asJSON {
 		enc := json.NewEncoder(stderr)
 		enc.SetEscapeHTML(false) // "<answer>" in a hint stays readable
-		_ = enc.Encode(map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints), "warnings": nonNil(warnings)})
+		obj := map[string]any{"error": true, "code": code, "kind": kind, "message": msg, "hints": nonNil(hints), "warnings": nonNil(warnings)}
+		if he := (*claims.HeldError)(nil); errors.As(err, &he) {
+			for k, v := range heldJSON(he) {
+				obj[k] = v
+			}
+		}
+		_ = enc.Encode(obj)
 		return code
 	}
 	fmt.Fprintln(stderr, msg)

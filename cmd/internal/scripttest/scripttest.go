@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -62,6 +63,7 @@ func Env() []string {
 //	mkfifo PATH               create a named pipe
 //	printed CODE SOURCE PREFIX ANSWER [NAME]
 //	                          run a command the engine printed (printed.go)
+//	capture VAR FILE REGEXP   set $VAR to REGEXP's first group in FILE (stdout, stderr or a file)
 func Params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
@@ -79,6 +81,7 @@ func Params(dir string) testscript.Params {
 			"waitfile":  waitFile,
 			"mkfifo":    mkfifo,
 			"printed":   printed,
+			"capture":   capture,
 		},
 	}
 }
@@ -190,4 +193,17 @@ func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: mkfifo PATH")
 	}
 	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+}
+
+func capture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: capture VAR FILE REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[2])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile(args[1]))
+	if len(m) < 2 {
+		ts.Fatalf("capture: no match of %q with a group in %s", args[2], args[1])
+	}
+	ts.Setenv(args[0], m[1])
 }
