@@ -179,6 +179,16 @@ func quoteAll(words []string) string {
 	return strings.Join(out, " ")
 }
 
+// shellQuote is s as one word for sh: as it is when it holds only
+// characters sh takes literally (paths and sessions mostly do), else in
+// single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // heldJSON are the fields a held error adds to the JSON error: the first
 // hold's owner and time, the paths that owner holds, and every hold.
 func heldJSON(he *claims.HeldError) map[string]any {
