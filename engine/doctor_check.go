@@ -157,6 +157,11 @@ func (d *doctor) checkIDs(w *wsFiles) {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
 				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
 		}
+		if id, err := qid.Parse(b.QID); err == nil && id.N > 999 && !d.errorsOnly {
+			d.add(Finding{Severity: SevWarning, Kind: "qid-large", File: file, Line: b.Line(),
+				Problem: fmt.Sprintf("%s: more than 999 questions on %s (an id typed by hand, or a heading pasted from a value?)", b.QID, id.Date),
+				Mend:    "check that the heading is a question the engine raised; the next raise takes the id above it"})
+		}
 		if d.errorsOnly { // duplicates are refused where a command names them
 			d.checkBlock(b)
 			b.Release()

@@ -215,22 +215,79 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 	})
 }
 
-// nextQID allocates the id of a new question of today. Besides the blocks of
-// questions.md, the qid state.md awaits and the qids decisions.md records
-// count as used: a questions.md lost or restored from an old copy must not
-// hand out an id again.
+// nextQID allocates the id of a new question of today. Besides the blocks
+// of questions.md, every id the workspace mentions counts as used: the ones
+// state.md's Awaiting and Log sections name and the ones decisions.md
+// records. An id once handed out may still be on a person's phone, so a
+// questions.md lost or restored from an old copy must not hand it out again.
 func (e *Engine) nextQID(f *files) (string, error) {
-	used := qids(f.questions)
-	if aw := f.state.AwaitingQID(); aw != "" {
-		used = append(used, aw)
-	}
-	used = append(used, mdstore.DecisionQIDs(f.decisions)...)
-	id, err := qid.Next(used, qid.Date(e.Now()))
+	date := qid.Date(e.Now())
+	id, err := nextFree(f, date)
 	if err != nil {
-		return "", mdstore.Errorf(ErrMalformed, "%s: %w", e.WS.Path(mdstore.QuestionsFile), err).
+		var top usedID
+		if used := usedIDs(f); len(used) > 0 {
+			top = highest(used, date)
+		}
+		return "", mdstore.Errorf(ErrMalformed, "%s:%d: %s: %w", e.WS.Path(top.file), top.Line, top.QID, err).
 			Hint("a question id of today already has the largest suffix ("+strconv.Itoa(qid.MaxN)+")").Fix(mdstore.RunDoctor, "")
 	}
 	return id, nil
+}
+
+// nextFree is the next id of date that no file of the workspace mentions:
+// above the highest that questions.md, the awaited question and
+// decisions.md hold, and past the ids the Log names.
+func nextFree(f *files, date string) (string, error) {
+	var held, taken []string
+	for _, u := range usedIDs(f) {
+		if u.log {
+			taken = append(taken, u.QID)
+		} else {
+			held = append(held, u.QID)
+		}
+	}
+	return qid.Next(held, taken, date)
+}
+
+// usedID is an id the workspace mentions, and where.
+type usedID struct {
+	mdstore.Mention
+	file string
+	log  bool // a mention in text (state.md's Log), not a question's own id
+}
+
+// usedIDs are the ids nextQID must not hand out, with the file and line of
+// each.
+func usedIDs(f *files) []usedID {
+	blocks := f.questions.Blocks()
+	out := make([]usedID, 0, len(blocks)+8)
+	for _, b := range blocks {
+		out = append(out, usedID{Mention: mdstore.Mention{QID: b.QID, Line: b.Line()}, file: mdstore.QuestionsFile})
+	}
+	if f.state != nil {
+		awaiting := f.state.AwaitingQID()
+		for _, m := range f.state.Mentions() {
+			out = append(out, usedID{Mention: m, file: mdstore.StateFile, log: m.QID != awaiting})
+		}
+	}
+	for _, en := range mdstore.DecisionEntries(f.decisions) {
+		if id := mdstore.DecisionID(en.Title); id != "" {
+			out = append(out, usedID{Mention: mdstore.Mention{QID: id, Line: en.Line}, file: mdstore.DecisionsFile})
+		}
+	}
+	return out
+}
+
+// highest is the first mention of the highest id of date.
+func highest(used []usedID, date string) usedID {
+	var top usedID
+	n := -1
+	for _, u := range used {
+		if id, err := qid.Parse(u.QID); err == nil && id.Date == date && id.N > n {
+			top, n = u, id.N
+		}
+	}
+	return top
 }
 
 func qids(qs *mdstore.Questions) []string {

@@ -1,100 +1,90 @@
 package mdstore
 
 import (
-	"iter"
 	"strings"
 	"unsafe"
 
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// DecisionHeadings returns the titles of decisions.md's level-2 headings
-// outside fenced code, in file order: "q-2026-11-29-001 answered" for the
-// engine's records, whatever a person or another tool wrote for theirs
-// (an ADR log's "DEC-004 …" entries).
+// decisions.md is read by questions.md's grammar (one heading rule, fields,
+// values that are data and hidden from the fence finder); only which
+// headings start an entry differs: every level-2 one does, whatever its
+// title ("q-2026-11-29-001 answered" for the engine's records, "DEC-004 …"
+// in an ADR log). A value line such as "  ## q-…" or "  ```sh" is therefore
+// neither an entry nor a fence, as it is not in questions.md.
+
+// DecisionEntry is one level-2 heading of decisions.md: where an entry starts.
+type DecisionEntry struct {
+	Title string // the heading's text without its marks
+	Line  int    // 1-based, a BOM not counted
+}
+
+// parseLedger parses decisions.md: its blocks are the entries, each with
+// the heading's title as its QID.
+func parseLedger(b []byte) *Questions {
+	q := &Questions{d: lazyDoc(unsafe.String(unsafe.SliceData(b), len(b))), ledger: true}
+	q.index()
+	return q
+}
+
+// DecisionEntries returns decisions.md's entries in file order. The titles
+// share b's memory.
+func DecisionEntries(b []byte) []DecisionEntry {
+	blocks := parseLedger(b).Blocks()
+	out := make([]DecisionEntry, len(blocks))
+	for i, bl := range blocks {
+		out[i] = DecisionEntry{Title: bl.QID, Line: bl.Line()}
+	}
+	return out
+}
+
+// DecisionHeadings returns the titles of decisions.md's entries, in file
+// order.
 func DecisionHeadings(b []byte) []string {
 	var out []string
-	for t := range decisionTitles(b) {
-		out = append(out, strings.Clone(t))
+	for _, e := range DecisionEntries(b) {
+		out = append(out, strings.Clone(e.Title))
 	}
 	return out
 }
 
 // HasDecision reports whether decisions.md has an entry with the title.
 func HasDecision(b []byte, title string) bool {
-	for t := range decisionTitles(b) {
-		if t == title {
+	for _, e := range DecisionEntries(b) {
+		if e.Title == title {
 			return true
 		}
 	}
 	return false
 }
 
-// decisionTitles yields the titles DecisionHeadings returns, sharing b's
-// memory. A file without fenced code is read line by line, without
-// keeping its lines.
-func decisionTitles(b []byte) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		s := unsafe.String(unsafe.SliceData(b), len(b))
-		if !hasMarker(s) {
-			// Without fenced code a heading is a line that starts (after at
-			// most three spaces) with "##": found by searching for "##",
-			// not by cutting every line.
-			s = strings.TrimPrefix(s, utf8BOM)
-			for at := 0; ; {
-				i := strings.Index(s[at:], "##")
-				if i < 0 {
-					return
-				}
-				i += at
-				start := strings.LastIndexByte(s[:i], '\n') + 1
-				end := strings.IndexByte(s[i:], '\n')
-				if end < 0 {
-					end = len(s)
-				} else {
-					end += i
-				}
-				if l := s[start:end]; strings.Trim(s[start:i], " ") == "" && headingLevel(l) == 2 && !yield(headingTitle(l)) {
-					return
-				}
-				at = end
-			}
-		}
-		d := splitString(s)
-		for _, i := range d.level2() {
-			if !yield(headingTitle(d.lines[i].text)) {
-				return
-			}
-		}
-	}
-}
-
 // DecisionHeadingLines returns the indexes (from 0, a BOM not counted) of
-// decisions.md's lines that are level-2 headings outside fenced code: where
-// its entries start.
+// decisions.md's lines where its entries start.
 func DecisionHeadingLines(b []byte) []int {
-	d := splitString(unsafe.String(unsafe.SliceData(b), len(b)))
-	return d.level2()
-}
-
-// level2 returns the indexes of the level-2 headings outside fenced code.
-func (d *doc) level2() []int {
-	fenced := d.fenced(nil)
-	var out []int
-	for i, l := range d.lines {
-		if !fenced[i] && headingLevel(l.text) == 2 {
-			out = append(out, i)
-		}
+	entries := DecisionEntries(b)
+	out := make([]int, len(entries))
+	for i, e := range entries {
+		out[i] = e.Line - 1
 	}
 	return out
+}
+
+// DecisionID is the question id an entry's title records ("q-… answered"),
+// or "" for an entry about something else.
+func DecisionID(title string) string {
+	if id, _, _ := strings.Cut(title, " "); qid.Shaped(id) {
+		return id
+	}
+	return ""
 }
 
 // DecisionQIDs returns the question ids that decisions.md records: the
 // first word of each heading that is a qid. They share b's memory.
 func DecisionQIDs(b []byte) []string {
 	var out []string
-	for t := range decisionTitles(b) {
-		if id, _, _ := strings.Cut(t, " "); qid.Shaped(id) {
+	for _, e := range DecisionEntries(b) {
+		if id := DecisionID(e.Title); id != "" {
 			out = append(out, id)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 // block scalar ("key: |", "key: |-", "key: |+", optionally with an indentation
 // digit) followed by indented lines. The older form, a key with an empty value
 // followed by indented lines, is read as well. The engine writes every value
-// that a single line cannot carry exactly as a block scalar indented by two
+// that a single line cannot carry exactly as a block scalar indented by four
 // spaces, so text never starts a column-0 line. A plain value followed by
 // indented lines continues on them, as in YAML, so that every indented line
 // after a field belongs to it and an edit replaces them together.
@@ -211,6 +211,13 @@ func foldPlain(first string, body []line) string {
 	return b.String()
 }
 
+// valueIndent is what the engine puts before each line of a value it
+// writes over several lines: four spaces, past the three that CommonMark
+// allows before a heading, a fence, a list item or a table row, so that no
+// line of a value can be read as structure by any markdown reader, ours or
+// another's. Values written by older versions with two spaces are read too.
+const valueIndent = "    "
+
 // encodeField renders key and value as the texts of the lines that carry them.
 func encodeField(key, value string) []string {
 	if fitsOneLine(value) {
@@ -232,16 +239,16 @@ func encodeField(key, value string) []string {
 	}
 	parts := strings.Split(body, "\n")
 	if parts[0] != "" && (parts[0][0] == ' ' || parts[0][0] == '\t') || firstNonEmptyIndented(parts) {
-		header = "|2" + header[1:]
+		header = "|4" + header[1:]
 	}
 	out := make([]string, 0, len(parts)+1)
 	out = append(out, key+": "+header)
 	for i, p := range parts {
 		switch {
 		case p != "":
-			out = append(out, "  "+p)
+			out = append(out, valueIndent+p)
 		case header[len(header)-1] == '+' && allEmpty(parts[i:]):
-			out = append(out, "  ") // kept trailing lines must not look like separators
+			out = append(out, valueIndent) // kept trailing lines must not look like separators
 		default:
 			out = append(out, "")
 		}

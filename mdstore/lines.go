@@ -400,22 +400,25 @@ func (d *doc) splice(from, to int, repl []line) {
 	}
 }
 
-// headingLevel returns the level of an ATX heading (1 to 6), or 0 when the
-// line is not one. Setext headings are not recognised: a "---" line under a
-// field would otherwise turn the field into a heading.
+// headingLevel returns the level (1 to 6) of a line that is a heading, or 0.
+// It is the one heading rule of every file the engine reads or merges
+// (state.md, questions.md, decisions.md; the engine, doctor, the merge
+// driver and qid allocation alike): "#" to "######" at column 0, then a
+// blank or the end of the line. The callers pass only lines outside fenced
+// code that are not a field's value. An indented line is never a heading:
+// values are written indented by four spaces, so no text a person or an
+// agent wrote can become one, and a value written by an older version (two
+// spaces) cannot either. Setext headings are not recognised: a "---" line
+// under a field would otherwise turn the field into a heading.
 func headingLevel(s string) int {
-	i := 0
-	for i < 3 && i < len(s) && s[i] == ' ' {
-		i++
-	}
 	n := 0
-	for i+n < len(s) && s[i+n] == '#' {
+	for n < len(s) && s[n] == '#' {
 		n++
 	}
 	if n == 0 || n > 6 {
 		return 0
 	}
-	if rest := s[i+n:]; rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+	if rest := s[n:]; rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return 0
 	}
 	return n

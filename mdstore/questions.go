@@ -20,6 +20,9 @@ type Questions struct {
 	// only for Headings).
 	noValues bool
 	gen      int // counts edits, so that a block indexed before one knows it
+	// ledger: the file is decisions.md, where every level-2 heading starts
+	// a block (an entry), its title standing for the qid.
+	ledger bool
 }
 
 // Block is one question. Three forms are read:
@@ -223,7 +226,7 @@ func (q *Questions) scan(fenced []bool) []bool {
 		t := lines[i].text
 		// Only column-0 headings count: an indented line in a block is
 		// part of a field's value, which is data.
-		if lvl := headingLevel(t); (lvl == 1 || lvl == 2) && t[0] == '#' {
+		if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
 			w.heading(i, lvl, t)
 			continue
 		}
@@ -313,6 +316,10 @@ func later(a, b string) bool {
 func (w *walker) heading(i, lvl int, t string) {
 	w.close(i)
 	if lvl != 2 {
+		return
+	}
+	if w.q.ledger {
+		w.cur = w.add(Block{QID: headingTitle(t), head: i})
 		return
 	}
 	id, label, form := headingID(t)
@@ -428,7 +435,7 @@ func (q *Questions) lazyHeadings() bool {
 			}
 			t = strings.TrimSuffix(t, "\r")
 			if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
-				if _, _, form := headingID(t); lvl == 2 && (form == nameForm || form == notID && isRegister(t)) {
+				if _, _, form := headingID(t); lvl == 2 && !q.ledger && (form == nameForm || form == notID && isRegister(t)) {
 					return false
 				}
 				w.at = off

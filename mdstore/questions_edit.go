@@ -230,8 +230,8 @@ func (q *Questions) appended(n int, id string) bool {
 // size of the record, not of the log.
 func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
 	if bytes.Contains(b, []byte("```")) || bytes.Contains(b, []byte("~~~")) {
-		q := ParseQuestions(b)
-		q.d.appendBlock("## "+heading, kvs, q.opaque)
+		q := parseLedger(b)
+		q.d.appendBlock("## "+heading, kvs, q.valueMask())
 		return q.d.bytes()
 	}
 	cut := 0

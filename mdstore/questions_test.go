@@ -159,9 +159,9 @@ func TestQuestionsSet(t *testing.T) {
 		{"new fields at the end, in order", []KV{{"answer", "yes"}, {"status", "answered"}, {"answered_by", "human"}},
 			"# Questions\n\n## q-2026-01-01-001\nstatus: answered\nquestion: Which?\nnote: x\nanswer: yes\nanswered_by: human\n\n## Notes\nkeep\n"},
 		{"multi-line value becomes a block scalar", []KV{{"question", "line one\n## q-2026-01-01-002\nstatus: open"}},
-			"# Questions\n\n## q-2026-01-01-001\nstatus: open\nquestion: |-\n  line one\n  ## q-2026-01-01-002\n  status: open\nnote: x\n\n## Notes\nkeep\n"},
+			"# Questions\n\n## q-2026-01-01-001\nstatus: open\nquestion: |-\n    line one\n    ## q-2026-01-01-002\n    status: open\nnote: x\n\n## Notes\nkeep\n"},
 		{"value with leading spaces", []KV{{"answer", "  indented\nflush\n"}},
-			"# Questions\n\n## q-2026-01-01-001\nstatus: open\nquestion: Which?\nnote: x\nanswer: |2\n    indented\n  flush\n\n## Notes\nkeep\n"},
+			"# Questions\n\n## q-2026-01-01-001\nstatus: open\nquestion: Which?\nnote: x\nanswer: |4\n      indented\n    flush\n\n## Notes\nkeep\n"},
 		{"empty value", []KV{{"note", ""}},
 			"# Questions\n\n## q-2026-01-01-001\nstatus: open\nquestion: Which?\nnote:\n\n## Notes\nkeep\n"},
 		{"block scalar back to one line", []KV{{"question", "a\nb"}, {"question", "short"}},
@@ -225,7 +225,7 @@ func TestQuestionsSetAfterSpacesLine(t *testing.T) {
 	if err := q.Set("q-2026-01-01-001", KV{"answer", "\n"}); err != nil {
 		t.Fatal(err)
 	}
-	want := "## q-2026-01-01-001\nstatus: open\n   \nanswer: |+\n  \n\n## Notes\n"
+	want := "## q-2026-01-01-001\nstatus: open\n   \nanswer: |+\n    \n\n## Notes\n"
 	if got := string(q.Bytes()); got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
@@ -241,7 +241,7 @@ func TestQuestionsSetOrphanIndentedLines(t *testing.T) {
 	if err := q.Set("q-2026-01-01-001", KV{"question", "Which one?\nPostgres"}); err != nil {
 		t.Fatal(err)
 	}
-	want := "## q-2026-01-01-001\nquestion: |-\n  Which one?\n  Postgres\nstatus: open\n"
+	want := "## q-2026-01-01-001\nquestion: |-\n    Which one?\n    Postgres\nstatus: open\n"
 	if got := string(q.Bytes()); got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
@@ -286,13 +286,13 @@ func TestQuestionsAppend(t *testing.T) {
 	tests := []struct {
 		name, file, want string
 	}{
-		{"title only", "# Questions\n", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
-		{"ends with a blank line", "# Questions\n\n", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
-		{"no final newline", "# Questions", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b"},
-		{"CRLF", "# Questions\r\n", "# Questions\r\n\r\n## q-2026-01-01-001\r\nstatus: open\r\nanswer: |-\r\n  a\r\n  b\r\n"},
-		{"BOM", "\ufeff# Questions\n", "\ufeff# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
-		{"lone CR at the end", "# Questions\r", "# Questions\r\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\r"},
-		{"empty file", "", "## q-2026-01-01-001\nstatus: open\nanswer: |-\n  a\n  b\n"},
+		{"title only", "# Questions\n", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b\n"},
+		{"ends with a blank line", "# Questions\n\n", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b\n"},
+		{"no final newline", "# Questions", "# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b"},
+		{"CRLF", "# Questions\r\n", "# Questions\r\n\r\n## q-2026-01-01-001\r\nstatus: open\r\nanswer: |-\r\n    a\r\n    b\r\n"},
+		{"BOM", "\ufeff# Questions\n", "\ufeff# Questions\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b\n"},
+		{"lone CR at the end", "# Questions\r", "# Questions\r\n\n## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b\r"},
+		{"empty file", "", "## q-2026-01-01-001\nstatus: open\nanswer: |-\n    a\n    b\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

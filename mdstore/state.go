@@ -512,8 +512,6 @@ func (s *State) ClearAwaiting() {
 	}
 }
 
-// AppendLog adds "- text" after the last line of the "## Log" section, when
-// there is one.
 // LogSpan returns the lines (from 0, a BOM not counted) of the Log
 // section: its heading and the first line after it, as the parser bounds
 // it (headings in fenced code do not end it); ok is false without one.
@@ -524,6 +522,8 @@ func (s *State) LogSpan() (head, end int, ok bool) {
 	return 0, 0, false
 }
 
+// AppendLog adds "- text" after the last line of the "## Log" section, when
+// there is one.
 func (s *State) AppendLog(text string) {
 	l := s.section("log")
 	if l == nil {

@@ -152,22 +152,25 @@ func TestAppendIndexesAsParse(t *testing.T) {
 	}
 }
 
-// DecisionHeadings reads a file without fences line by line, as it reads
-// one with fences through the parser.
-func TestDecisionHeadingsWithoutFences(t *testing.T) {
-	for _, in := range []string{
-		"# Decisions\n\n## q-2026-11-29-001 answered\nanswer: a\n\n## DEC-004 Use Go\n",
-		"\ufeff## first\r\n### not\r\n## second\r\n",
-		"## a\n#### b\n  ## c\n ## d\n##e\n## f",
-		"",
+// decisions.md's entries start at column-0 level-2 headings outside fenced
+// code; a field's value is data, whatever its lines hold, with or without a
+// fence elsewhere in the file.
+func TestDecisionHeadings(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"# Decisions\n\n## q-2026-11-29-001 answered\nanswer: a\n\n## DEC-004 Use Go\n", []string{"q-2026-11-29-001 answered", "DEC-004 Use Go"}},
+		{"\ufeff## first\r\n### not\r\n## second\r\n", []string{"first", "second"}},
+		{"## a\n#### b\n  ## c\n ## d\n##e\n## f", []string{"a", "f"}},
+		{"", nil},
+		{"## q-2026-11-29-001 answered\nanswer: |-\n  see\n  ## q-2026-11-29-999999 was the old one\n    ```sh\n  more\nanswered_by: human\n\n## q-2026-11-29-002 answered\nanswer: b\n",
+			[]string{"q-2026-11-29-001 answered", "q-2026-11-29-002 answered"}},
+		{"## q-2026-11-29-001 answered\nanswer: |-\n  ```sh\n## q-2026-11-29-002 answered\n```\n## inside\n```\n## q-2026-11-29-003 answered\n",
+			[]string{"q-2026-11-29-001 answered", "q-2026-11-29-002 answered", "q-2026-11-29-003 answered"}},
 	} {
-		d := splitString(in)
-		var want []string
-		for _, i := range d.level2() {
-			want = append(want, headingTitle(d.lines[i].text))
-		}
-		if got := DecisionHeadings([]byte(in)); !slices.Equal(got, want) {
-			t.Errorf("%q: got %q, want %q", in, got, want)
+		if got := DecisionHeadings([]byte(tc.in)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // dfile is a decisions.md: text before the first entry, then entries, each
@@ -65,7 +66,7 @@ func newEntry(lines []string, m map[string]string, nl string) *dentry {
 		head = mapped
 	}
 	if f := strings.Fields(head); len(f) > 0 {
-		if start, end := qidAt(f[0], 0); start == 0 && end == len(f[0]) {
+		if start, end := qid.Index(f[0], 0); start == 0 && end == len(f[0]) {
 			e.id = f[0]
 			if len(f) > 1 {
 				e.status = f[1]

@@ -346,6 +346,9 @@ func TestDecisions(t *testing.T) {
 	// A "## " line inside fenced code is text of its entry, not an entry.
 	f1 := e1 + "```md\n## Example\n```\n"
 	f2 := e2 + "```md\n## Example\n```\n"
+	// A value's lines are data, as the engine reads them: an older
+	// version's "  ```sh" or "  ## q-…" is neither a fence nor an entry.
+	v1 := "\n## " + id1 + " answered\nanswer: |-\n  see\n  ## " + id3 + " was the old one\n  ```sh\nanswered_at: 2026-11-29T10:00:00Z\n"
 	for _, c := range []struct {
 		name               string
 		base, ours, theirs string
@@ -366,6 +369,7 @@ func TestDecisions(t *testing.T) {
 			"# Decisions\n\nA log of what was decided.\n" + e1 + e2, nil},
 		{"CRLF", crlf(dec()), crlf(dec(e1)), dec(e2), nil, crlf(dec(e1, e2)), nil},
 		{"headings in fenced code", dec(), dec(f1), dec(f2), nil, dec(f1, f2), nil},
+		{"a value's lines are data", dec(), dec(v1, e3), dec(e2), nil, dec(v1, e2, e3), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)

@@ -485,7 +485,7 @@ func (p *plan) place() error {
 			p.unplaced[t] = fmt.Sprintf("%s: ours has another question with this id, and %v", t.qid, err)
 			continue
 		}
-		next, err := qid.Next(all, id.Date)
+		next, err := qid.Next(all, nil, id.Date)
 		if err != nil {
 			p.unplaced[t] = fmt.Sprintf("%s: ours has another question with this id, and %v", t.qid, err)
 			continue

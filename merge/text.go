@@ -255,31 +255,6 @@ func Markers(base, ours, theirs []byte) []byte {
 	return b.Bytes()
 }
 
-// qidAt finds the next question id in s at or after i, as a whole word:
-// not preceded by a letter, digit, '-' or '_', and not followed by a digit.
-// It returns its span, or -1.
-func qidAt(s string, i int) (int, int) {
-	for {
-		j := strings.Index(s[i:], "q-")
-		if j < 0 {
-			return -1, -1
-		}
-		start := i + j
-		end := start + 13 // "q-YYYY-MM-DD-", then the digits
-		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-			end++
-		}
-		if end <= len(s) && end-start >= 16 && qid.Shaped(s[start:end]) && (start == 0 || !isWordByte(s[start-1])) {
-			return start, end
-		}
-		i = start + 2
-	}
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
-
 // mapIDs replaces every question id in s that m renames.
 func mapIDs(s string, m map[string]string) string {
 	if len(m) == 0 || !strings.Contains(s, "q-") {
@@ -288,7 +263,7 @@ func mapIDs(s string, m map[string]string) string {
 	var b strings.Builder
 	i := 0
 	for {
-		start, end := qidAt(s, i)
+		start, end := qid.Index(s, i)
 		if start < 0 {
 			break
 		}

@@ -145,9 +145,10 @@ func (id ID) String() string { return fmt.Sprintf("q-%s-%03d", id.Date, id.N) }
 
 // Next returns the id the next question raised on date gets, given the ids
 // present in questions.md: one above the highest suffix of that date, or 001,
-// advanced past any id already used. It fails with ErrExhausted when that
-// would pass MaxN.
-func Next(existing []string, date string) (string, error) {
+// advanced past any id already used there or in taken (ids mentioned
+// elsewhere, which set no high-water mark: a Log line may quote any text).
+// It fails with ErrExhausted when that would pass MaxN.
+func Next(existing, taken []string, date string) (string, error) {
 	high := 0
 	for _, s := range existing {
 		if id, err := Parse(s); err == nil && id.Date == date && id.N > high {
@@ -155,7 +156,8 @@ func Next(existing []string, date string) (string, error) {
 		}
 	}
 	id := ID{Date: date, N: high + 1}
-	for slices.Contains(existing, id.String()) { // a scan, not a map: it is almost never there
+	// Scans, not a map: the id is almost never there.
+	for slices.Contains(existing, id.String()) || slices.Contains(taken, id.String()) {
 		id.N++
 	}
 	if id.N > MaxN {

@@ -28,7 +28,7 @@ func TestNext(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Next(tt.existing, day)
+			got, err := Next(tt.existing, nil, day)
 			if err != nil || got != tt.want {
 				t.Errorf("Next(%v) = %s, %v, want %s", tt.existing, got, err, tt.want)
 			}
@@ -38,7 +38,7 @@ func TestNext(t *testing.T) {
 
 func TestNextExhausted(t *testing.T) {
 	for _, existing := range [][]string{{"q-2026-11-29-999999"}, {"q-2026-11-29-999998", "q-2026-11-29-999999"}} {
-		got, err := Next(existing, "2026-11-29")
+		got, err := Next(existing, nil, "2026-11-29")
 		if !errors.Is(err, ErrExhausted) {
 			t.Errorf("Next(%v) = %q, %v, want ErrExhausted", existing, got, err)
 		}
@@ -53,7 +53,7 @@ func FuzzNext(f *testing.F) {
 	f.Add("q-2026-11-29-0005", "q-2026-11-29--1")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		existing := []string{a, b}
-		got, err := Next(existing, "2026-11-29")
+		got, err := Next(existing, nil, "2026-11-29")
 		if err != nil {
 			if !errors.Is(err, ErrExhausted) {
 				t.Fatalf("Next(%q): %v", existing, err)
@@ -117,7 +117,7 @@ func TestClock(t *testing.T) {
 }
 
 func ExampleNext() {
-	id, _ := Next([]string{"q-2026-11-29-001", "q-2026-11-29-004"}, "2026-11-29")
+	id, _ := Next([]string{"q-2026-11-29-001", "q-2026-11-29-004"}, nil, "2026-11-29")
 	fmt.Println(id)
 	// Output: q-2026-11-29-005
 }
@@ -194,6 +194,22 @@ func TestValidDateAgreesWithTime(t *testing.T) {
 					t.Errorf("validDate(%s) = %v, time.Parse says %v", s, got, err)
 				}
 			}
+		}
+	}
+}
+
+// Ids mentioned elsewhere are passed over but set no high-water mark.
+func TestNextTaken(t *testing.T) {
+	for _, tc := range []struct {
+		existing, taken []string
+		want            string
+	}{
+		{[]string{"q-2026-11-29-001"}, []string{"q-2026-11-29-002", "q-2026-11-29-003"}, "q-2026-11-29-004"},
+		{nil, []string{"q-2026-11-29-999999"}, "q-2026-11-29-001"},
+		{nil, []string{"q-2026-11-29-001", "q-2026-11-28-002"}, "q-2026-11-29-002"},
+	} {
+		if got, err := Next(tc.existing, tc.taken, "2026-11-29"); err != nil || got != tc.want {
+			t.Errorf("Next(%q, %q) = %s, %v, want %s", tc.existing, tc.taken, got, err, tc.want)
 		}
 	}
 }

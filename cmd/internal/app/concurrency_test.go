@@ -281,7 +281,7 @@ func TestWriterIgnoringLockBetweenScanAndAppend(t *testing.T) {
 			for _, bl := range mdstore.ParseQuestions(b).Blocks() {
 				ids = append(ids, bl.QID)
 			}
-			if writerQID, err = qid.Next(ids, qid.Date(fixed)); err != nil {
+			if writerQID, err = qid.Next(ids, nil, qid.Date(fixed)); err != nil {
 				t.Error(err)
 				return
 			}
@@ -365,7 +365,7 @@ func TestConcurrentRaisesWithPlainWriter(t *testing.T) {
 			for _, bl := range mdstore.ParseQuestions(b).Blocks() {
 				ids = append(ids, bl.QID)
 			}
-			next, err := qid.Next(ids, date)
+			next, err := qid.Next(ids, nil, date)
 			if err != nil {
 				t.Error(err)
 				writerDone <- written

@@ -1,0 +1,30 @@
+package qid
+
+import "strings"
+
+// Index finds the first canonical question id in s at or after byte i, as
+// a whole word: not preceded by a letter, digit, '-' or '_', and not
+// followed by a digit. It returns its span, or -1, -1. It is how every
+// mention of an id in free text (a Log line, a decision's heading, a
+// reference the merge driver renames) is found.
+func Index(s string, i int) (start, end int) {
+	for {
+		j := strings.Index(s[i:], "q-")
+		if j < 0 {
+			return -1, -1
+		}
+		start := i + j
+		end := start + 13 // "q-YYYY-MM-DD-", then the digits
+		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			end++
+		}
+		if end <= len(s) && end-start >= 16 && Shaped(s[start:end]) && (start == 0 || !wordByte(s[start-1])) {
+			return start, end
+		}
+		i = start + 2
+	}
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
