@@ -15,6 +15,8 @@ type AFKStatus struct {
 	AFK
 	NotifyTimeout string   `json:"notify_timeout"`
 	AlwaysStop    []string `json:"always_stop"`
+	// UntrustedFiles are the config files not trusted on this machine.
+	UntrustedFiles []UntrustedFile `json:"untrusted_files"`
 }
 
 // Status returns the effective AFK configuration: the file's values over the
@@ -22,12 +24,13 @@ type AFKStatus struct {
 func (e *Engine) Status() AFKStatus {
 	a := e.AFK
 	a.AllowGates, a.NotifyOn = nonNil(a.AllowGates), nonNil(a.NotifyOn)
-	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: slices.Clone(alwaysStop)}
+	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: slices.Clone(alwaysStop),
+		UntrustedFiles: nonNil(e.Untrusted())}
 }
 
-func nonNil(s []string) []string {
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
@@ -131,6 +134,9 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	case h.Notify == "":
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", h.Path).
 			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")
+	case h.Untrusted != "":
+		return nil, mdstore.Errorf(ErrUntrusted, "%s is %s on this machine, so its notify command does not run", h.Path, h.Untrusted).
+			Hint("review it, then run: " + h.TrustCommand)
 	}
 	f, err := e.read()
 	if err != nil {

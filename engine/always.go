@@ -98,7 +98,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		return q, err
 	}
 	var res *AlwaysResult
-	err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {
+	warning, err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {
 		_, err := check(rules)
 		return err
 	}, func(rules *Rules) error {
@@ -125,5 +125,6 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	if err != nil {
 		return nil, err
 	}
+	res.Warnings = appendOnce(res.Warnings, warning)
 	return res, nil
 }

@@ -41,6 +41,14 @@ type AFK struct {
 	Channels  []Channel            `json:"channels,omitempty"`
 	// Broken is set when the body does not parse: nothing is auto-picked.
 	Broken bool `json:"broken,omitempty"`
+	// Untrusted says why the file does not take effect on this machine
+	// ("not trusted", "changed since it was trusted"), "" when it does or
+	// there is no file: its notify command does not run, and its
+	// allow_gates and auto_approve_after auto-pick nothing (SPEC §22).
+	Untrusted string `json:"untrusted,omitempty"`
+	// TrustCommand is the command that trusts the file, when Untrusted.
+	TrustCommand string `json:"trust_command,omitempty"`
+	data         []byte // the bytes the file was read as, which trust verifies
 	// Warnings name the file and line of each problem: first those that are
 	// ignored, then, when Broken, every one that makes the body fail.
 	Warnings []string `json:"warnings,omitempty"`
@@ -75,6 +83,7 @@ func LoadAFK(devrites string) AFK {
 	}
 	a := loadConfig(filepath.Join(devrites, "AFK"))
 	a.policyKeys = nil // every key is the AFK file's
+	a.verify()
 	return a
 }
 
@@ -100,6 +109,7 @@ func LoadHook(devrites string, afk AFK) AFK {
 		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout, notify_on, serve_url, on_overdue and channels", path, k))
 	}
 	h.policyKeys = nil
+	h.verify()
 	return h
 }
 
@@ -120,7 +130,7 @@ func loadConfig(path string) AFK {
 	if errors.Is(err, fs.ErrNotExist) {
 		return a
 	}
-	a.On, a.Path = true, path
+	a.On, a.Path, a.data = true, path, b
 	var failures []string
 	fail := func(msg string) {
 		failures = append(failures, msg+"; nothing is auto-picked until it is fixed")
@@ -329,7 +339,15 @@ func yamlMessage(err error) string {
 
 // NotifyOnEvent reports whether the hook fires for an event.
 func (a AFK) NotifyOnEvent(event string) bool {
-	return a.On && !a.Broken && a.Notify != "" && slices.Contains(a.NotifyOn, event)
+	return a.On && !a.Broken && a.Untrusted == "" && a.Notify != "" && slices.Contains(a.NotifyOn, event)
+}
+
+// heldBack reports whether the hook would fire for an event but does not,
+// because the file is not trusted on this machine.
+func (a AFK) heldBack(event string) bool {
+	b := a
+	b.Untrusted = ""
+	return a.Untrusted != "" && b.NotifyOnEvent(event)
 }
 
 // Templates are the next_action texts of .devrites/engine.yaml.

@@ -106,6 +106,10 @@ func (d *doctor) checkAFK() {
 	if h.On && h.Path != a.Path {
 		d.configFindings(h, "notify", "fix the YAML; until then the notify hook does not fire")
 	}
+	for _, u := range d.e.Untrusted() {
+		d.add(Finding{Severity: SevWarning, Kind: "trust", File: d.devritesName(filepath.Base(u.Path)),
+			Problem: u.Why + " on this machine: " + u.Effect, Mend: "review it, then run: " + u.Command})
+	}
 	if !h.On || h.Broken || h.Notify == "" {
 		return
 	}

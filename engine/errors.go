@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
+	"github.com/devrites/devrites-engine/trust"
 )
 
 // Sentinel errors of the engine, beside mdstore's. The command line maps them
@@ -18,12 +19,17 @@ var (
 	ErrExists    = errors.New("workspace already exists")
 	ErrStopped   = errors.New("workspace is stopped")
 	ErrAmbiguous = errors.New("ambiguous qid")
+	// ErrUntrusted: a workspace file would run a command, and this
+	// machine's person has not trusted its content (SPEC §22).
+	ErrUntrusted = errors.New("not trusted")
 )
 
 // Re-exported so callers of engine need not import mdstore for the common ones.
 var (
 	ErrUnknownQID = mdstore.ErrNoQuestion
 	ErrMalformed  = mdstore.ErrMalformed
+	// ErrUnknownTrust: a file revoked is not in the trust store.
+	ErrUnknownTrust = trust.ErrNotTrusted
 )
 
 // kinds names each sentinel with the stable kind that the command line
@@ -40,6 +46,7 @@ var kinds = []struct {
 	{ErrAmbiguous, "ambiguous-qid"},
 	{mdstore.ErrMalformed, "malformed"},
 	{ErrConflict, "conflict"},
+	{ErrUntrusted, "untrusted"},
 	{ErrPaused, "paused"},
 	{ErrStopped, "stopped"},
 	{ErrNotOpen, "not-open"},
@@ -47,6 +54,7 @@ var kinds = []struct {
 	{mdstore.ErrNoQuestion, "unknown-qid"},
 	{recovery.ErrUnknown, "unknown-fingerprint"},
 	{ErrUnknownRule, "unknown-rule"},
+	{ErrUnknownTrust, "unknown-trust"},
 	{mdstore.ErrNoWorkspace, "no-workspace"},
 	{mdstore.ErrMissing, "missing-file"},
 }

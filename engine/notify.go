@@ -50,7 +50,11 @@ func (e *Engine) hook() notify.Hook {
 // fire after the transaction, so the lock is released. It returns the
 // warnings to print: one when the hook fails, one when its outcome could not
 // be logged (notify.log is not a regular file); neither fails the command.
+// A hook whose file is not trusted here does not run: the warning says so.
 func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
+	if e.Hook.heldBack(event) {
+		return []string{e.Hook.TrustWarning()}
+	}
 	if !e.Hook.NotifyOnEvent(event) {
 		return nil
 	}

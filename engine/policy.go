@@ -24,6 +24,10 @@ type Decision struct {
 	Rule    int    `json:"rule"`
 	Name    string `json:"name"`   // short rule name, written as "auto:"
 	Reason  string `json:"reason"` // one sentence for people
+	// Untrusted is the file that would have auto-picked the question had a
+	// person trusted it on this machine (SPEC §22), "" when trust did not
+	// decide.
+	Untrusted string `json:"untrusted,omitempty"`
 }
 
 // RuleApproval is the number reported for a decision of an approval rule
@@ -56,32 +60,59 @@ type Gatekeeping struct {
 // person asked for it.
 func Decide(afk AFK, g Gatekeeping) Decision {
 	stop := hardStop(afk, g)
+	// An always-approve rule of a rules file not trusted here approves
+	// nothing; the question goes on to the rules after it, and when it
+	// pauses, held is why.
+	rule, ok := approved(g)
+	var held *Decision
+	if ok && g.Rules.Untrusted != "" {
+		held = &Decision{Paused, RuleApproval, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so it does not apply (%s)",
+			rule.Reason, g.Rules.Path, g.Rules.Untrusted, g.Rules.TrustCommand), g.Rules.Path}
+		ok = false
+	}
 	if !afk.On {
 		// Out of AFK mode only an always-approve rule auto-picks; when rules
 		// 2–5 stop one that covers the question, they are what decided.
-		if d, ok := approved(g); ok && stop == nil {
-			return d
-		} else if ok {
+		switch {
+		case (ok || held != nil) && stop != nil:
 			return *stop
+		case ok:
+			return rule
+		case held != nil:
+			return *held
 		}
-		return Decision{Paused, 1, "afk-off", "AFK mode is off (.devrites/AFK absent): a person answers"}
+		return Decision{Paused, 1, "afk-off", "AFK mode is off (.devrites/AFK absent): a person answers", ""}
 	}
 	if stop != nil {
 		return *stop
 	}
-	if d, ok := approved(g); ok {
-		return d
+	if ok {
+		return rule
+	}
+	notTrusted := func(n int, why string) Decision {
+		return Decision{Paused, n, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so nothing is auto-picked (%s)",
+			why, afk.Path, afk.Untrusted, afk.TrustCommand), afk.Path}
 	}
 	if slices.Contains(afk.AllowGates, g.Gate) {
-		if g.Gate == "validating" {
-			return Decision{Provisional, 6, "allow_gates", "validating is in allow_gates: proceed on option 1 while a person validates"}
+		if afk.Untrusted != "" {
+			return notTrusted(6, g.Gate+" is in allow_gates")
 		}
-		return Decision{AutoPicked, 6, "allow_gates", fmt.Sprintf("%s is in allow_gates", g.Gate)}
+		if g.Gate == "validating" {
+			return Decision{Provisional, 6, "allow_gates", "validating is in allow_gates: proceed on option 1 while a person validates", ""}
+		}
+		return Decision{AutoPicked, 6, "allow_gates", fmt.Sprintf("%s is in allow_gates", g.Gate), ""}
 	}
 	if n := afk.AutoApproveAfter; n > 0 && g.Breakpoint != "" {
 		if got := HumanStreak(g.History, g.Breakpoint); got >= n {
-			return Decision{AutoPicked, 7, "auto_approve_after", fmt.Sprintf("the last %d resolutions of breakpoint %s were human picks of option 1", n, g.Breakpoint)}
+			why := fmt.Sprintf("the last %d resolutions of breakpoint %s were human picks of option 1", n, g.Breakpoint)
+			if afk.Untrusted != "" {
+				return notTrusted(7, why)
+			}
+			return Decision{AutoPicked, 7, "auto_approve_after", why, ""}
 		}
+	}
+	if held != nil {
+		return *held
 	}
 	var reason string
 	switch {
@@ -93,39 +124,39 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	default:
 		reason = fmt.Sprintf("%s is not in allow_gates [%s]", g.Gate, strings.Join(afk.AllowGates, ", "))
 	}
-	return Decision{Paused, 8, "default", reason}
+	return Decision{Paused, 8, "default", reason, ""}
 }
 
 // hardStop is the first of rules 2–5 that pauses the question, or nil:
 // what no rule of a person or the AFK file can auto-pick.
 func hardStop(afk AFK, g Gatekeeping) *Decision {
 	if g.Gate == "escalating" {
-		return &Decision{Paused, 2, "escalating", "escalating gates always pause"}
+		return &Decision{Paused, 2, "escalating", "escalating gates always pause", ""}
 	}
 	for _, t := range g.Tags {
 		t = normTag(t)
 		if slices.Contains(alwaysStop, t) {
-			return &Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t)}
+			return &Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t), ""}
 		}
 		for _, n := range afk.NeverAuto {
 			if normTag(n) == t {
-				return &Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t)}
+				return &Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t), ""}
 			}
 		}
 	}
 	if g.Rules != nil && g.Rules.Broken {
-		return &Decision{Paused, 3, "rules-broken", g.Rules.Path + " does not parse, so no approval rule applies and nothing is auto-picked"}
+		return &Decision{Paused, 3, "rules-broken", g.Rules.Path + " does not parse, so no approval rule applies and nothing is auto-picked", ""}
 	}
 	if r := g.Rules.match(NeverAuto, g.Breakpoint, g.Tags); r != nil {
-		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r))}
+		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
 	for _, t := range g.Tags {
 		if t = normTag(t); t == "scope" || t == "acceptance" {
-			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t)}
+			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t), ""}
 		}
 	}
 	if strings.EqualFold(strings.TrimSpace(g.Slice), "seal") {
-		return &Decision{Paused, 5, "seal", "a person answers the seal"}
+		return &Decision{Paused, 5, "seal", "a person answers the seal", ""}
 	}
 	return nil
 }
@@ -137,7 +168,7 @@ func approved(g Gatekeeping) (Decision, bool) {
 	if r == nil {
 		return Decision{}, false
 	}
-	return Decision{AutoPicked, RuleApproval, "rule " + r.ID, fmt.Sprintf("%s has always-approve rule %s%s", r.Selector(), r.ID, createdBy(*r))}, true
+	return Decision{AutoPicked, RuleApproval, "rule " + r.ID, fmt.Sprintf("%s has always-approve rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}, true
 }
 
 func createdBy(r Rule) string {

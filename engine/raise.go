@@ -266,7 +266,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	}
 	res, err := transact(ctx, e, func(f *files) (*RaiseResult, error) {
 		history := e.ofBreakpoint(f.questions, r.Breakpoint)
-		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)"}
+		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)", ""}
 		if r.Answered == nil && r.Choice == nil {
 			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history, Rules: &e.Rules})
 		}
@@ -355,8 +355,15 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		return nil, err
 	}
 	res.Warnings = append(e.ConfigWarnings(), e.Rules.Warnings()...)
+	switch untrusted := res.Decision.Untrusted; {
+	case untrusted == "":
+	case untrusted == e.Rules.Path:
+		res.Warnings = appendOnce(res.Warnings, e.Rules.TrustWarning())
+	default:
+		res.Warnings = appendOnce(res.Warnings, e.AFK.TrustWarning())
+	}
 	if res.Outcome == Paused || res.Outcome == Provisional {
-		res.Warnings = append(res.Warnings, e.fire(ctx, "raised", res.Question)...)
+		res.Warnings = appendOnce(res.Warnings, e.fire(ctx, "raised", res.Question)...)
 	}
 	return res, nil
 }

@@ -189,6 +189,8 @@ func (e *Engine) remindersOff() string {
 		return filepath.Base(h.Path) + " has no notify command"
 	case !slices.Contains(h.NotifyOn, "reminder"):
 		return "notify_on does not list reminder"
+	case h.Untrusted != "":
+		return h.TrustWarning()
 	}
 	return ""
 }

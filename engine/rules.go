@@ -87,6 +87,10 @@ type Rules struct {
 	Path   string `json:"path,omitempty"`
 	List   []Rule `json:"rules"`
 	Broken bool   `json:"broken,omitempty"`
+	// Untrusted says why its always-approve rules do not apply on this
+	// machine, "" when they do (or there are none); TrustCommand trusts it.
+	Untrusted    string `json:"untrusted,omitempty"`
+	TrustCommand string `json:"trust_command,omitempty"`
 	// Problems make the file fail; Ignored are warned about.
 	Problems []RuleProblem `json:"-"`
 	Ignored  []RuleProblem `json:"-"`
@@ -142,6 +146,7 @@ func LoadRules(devrites string) Rules {
 		return r
 	}
 	r.parse()
+	r.verify()
 	return r
 }
 

@@ -145,6 +145,8 @@ type RuleRequest struct {
 type RuleChange struct {
 	Rule  Rule `json:"rule"`
 	Added bool `json:"added"` // false: the same rule was already there
+	// Warnings: the file stays untrusted on this machine (trustWritten).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // check refuses a rule that is not one line of text with one selector and
@@ -219,32 +221,42 @@ func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
 // is refused without waiting for the lock or creating the lock file, so
 // that a failing command leaves every file as it was. fn checks again under
 // the lock.
-func withRules(ctx context.Context, devrites string, timeout time.Duration, check, fn func(*Rules) error) error {
+//
+// What it writes is trusted on this machine, as a person asked for it,
+// unless the file held always-approve rules not trusted here: then the
+// warning it returns says the file stays untrusted (trustWritten).
+func withRules(ctx context.Context, devrites string, timeout time.Duration, check, fn func(*Rules) error) (string, error) {
 	r, err := ListRules(devrites)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if check != nil {
 		if err := check(r); err != nil {
-			return err
+			return "", err
 		}
 	}
 	unlock, err := mdstore.Lock(ctx, filepath.Join(devrites, RulesLock), "the rules file", timeout)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer unlock()
 	if r, err = ListRules(devrites); err != nil {
-		return err
+		return "", err
 	}
-	orig := r.data
+	orig, untrusted, grants := r.data, r.Untrusted, r.grants()
 	if err := fn(r); err != nil {
-		return err
+		return "", err
 	}
 	if bytes.Equal(orig, r.data) {
-		return nil
+		if untrusted != "" {
+			return r.TrustWarning(), nil
+		}
+		return "", nil
 	}
-	return mdstore.WriteAtomic(r.Path, r.data)
+	if err := mdstore.WriteAtomic(r.Path, r.data); err != nil {
+		return "", err
+	}
+	return trustWritten(r.Path, orig, r.data, grants), nil
 }
 
 // ListRules returns the rules of .devrites/rules.yaml; a broken file is an
@@ -271,10 +283,13 @@ func AddRule(ctx context.Context, devrites string, timeout time.Duration, now ti
 		res, err = r.add(q, qid.Timestamp(now))
 		return err
 	}
-	err := withRules(ctx, devrites, timeout, func(r *Rules) error {
+	warning, err := withRules(ctx, devrites, timeout, func(r *Rules) error {
 		dry := *r // add replaces what it changes: r stays as read
 		return add(&dry)
 	}, add)
+	if res != nil {
+		res.Warnings = appendOnce(res.Warnings, warning)
+	}
 	return res, err
 }
 
@@ -288,7 +303,7 @@ func RemoveRule(ctx context.Context, devrites string, timeout time.Duration, id 
 		}
 		return i, nil
 	}
-	err := withRules(ctx, devrites, timeout, func(r *Rules) error {
+	_, err := withRules(ctx, devrites, timeout, func(r *Rules) error {
 		_, err := find(r)
 		return err
 	}, func(r *Rules) error {

@@ -169,7 +169,7 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	var out bounded
 	cmd := exec.Command("sh", "-c", h.Command)
 	cmd.Dir = h.Dir
-	cmd.Env = append(os.Environ(), ev.Env()...)
+	cmd.Env = append(callerEnv(), ev.Env()...)
 	cmd.Stdin = &stdin
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -229,6 +229,19 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	}
 	o.LogErr = h.log(ev, o)
 	return o
+}
+
+// callerEnv is the engine's environment without any DEVRITES_* variable:
+// the hook sees only the values of this event, never a stale answer link,
+// route or slug of whoever ran the engine.
+func callerEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DEVRITES_") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // log appends one entry to notify.log and returns why it could not; the

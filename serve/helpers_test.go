@@ -17,6 +17,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/trust"
 )
 
 // The clocks of the tests: questions are raised at raisedAt, and the
@@ -80,6 +81,7 @@ func provisional(t *testing.T, dir, slug, question string) string {
 	if err := os.WriteFile(afk, []byte("allow_gates: [validating]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustFile(t, afk)
 	defer os.Remove(afk)
 	res, err := eng(t, dir, slug, raisedAt).Raise(context.Background(),
 		engine.RaiseRequest{Gate: "validating", Question: question, Options: []string{"Yes", "No"}}, "")
@@ -286,4 +288,16 @@ func startServer(t *testing.T, s *Server) string {
 		srv.Close()
 	})
 	return srv.URL
+}
+
+// trustFile trusts the file at path in the package's trust store.
+func trustFile(t *testing.T, path string) {
+	t.Helper()
+	s, err := trust.Open()
+	if err == nil {
+		_, err = s.Trust(path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

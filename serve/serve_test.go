@@ -555,6 +555,7 @@ func TestEngineLinkOpensThePage(t *testing.T) {
 		[]byte("notify: '"+hook+"'\nserve_url: http://127.0.0.1:7878\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustFile(t, filepath.Join(dir, ".devrites", "notify.yaml"))
 	raise(t, dir, "pay", rounding)
 	b, err := os.ReadFile(filepath.Join(dir, "url.txt"))
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // finds devrites-engine-serve on the PATH testscript gives it, and is
 // handed over to it as it would be when installed.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(scripttest.WithHome(m), map[string]func(){
 		"devrites-engine": func() { app.Main(app.Options{}) },
 		app.ServeProgram:  main,
 	})

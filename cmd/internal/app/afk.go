@@ -91,6 +91,8 @@ func cmdAFKStatus(c *cli.Context) error {
 		b.WriteString("afk: off (no .devrites/AFK): every question pauses for a person\n")
 	case s.Broken:
 		fmt.Fprintf(&b, "afk: on, but %s does not parse: nothing is auto-picked and the hook does not fire\n", s.Path)
+	case s.Untrusted != "":
+		fmt.Fprintf(&b, "afk: on, but %s is %s on this machine: nothing is auto-picked and its notify command does not run\n", s.Path, s.Untrusted)
 	default:
 		fmt.Fprintf(&b, "afk: on (%s)\n", s.Path)
 	}
@@ -118,6 +120,9 @@ func cmdAFKStatus(c *cli.Context) error {
 	if s.MaxSlices > 0 {
 		fmt.Fprintf(&b, "max_slices: %d\n", s.MaxSlices)
 	}
+	for _, u := range s.UntrustedFiles {
+		fmt.Fprintf(&b, "untrusted: %s (%s): %s; review it, then run: %s\n", u.Path, u.Why, u.Effect, u.Command)
+	}
 	e.print(s, b.String())
 	return nil
 }
@@ -128,6 +133,19 @@ func cmdNotifyTest(c *cli.Context) error {
 		return err
 	}
 	e.warn(eng.ConfigWarnings())
+	for _, u := range eng.Untrusted() {
+		if u.Path != eng.Hook.Path || !e.terminal() || e.json {
+			continue
+		}
+		// A person trying the hook they just wrote is asked to trust it.
+		if ok, err := offerTrust(e, u); err != nil {
+			return err
+		} else if ok {
+			if eng, err = e.open(); err != nil {
+				return err
+			}
+		}
+	}
 	r, err := eng.NotifyTest(e.ctx, c.String("event"))
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, recoveryCommands()...)
 	cmds = append(cmds, rulesCommands()...)
 	cmds = append(cmds, claimCommands()...)
+	cmds = append(cmds, trustCommands()...)
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
 	return withGit(append(cmds, doctorCommands()...))
@@ -149,7 +150,7 @@ func cmdInit(c *cli.Context) error {
 	}
 	e.print(map[string]string{"workspace": ws.Dir, "slug": ws.Slug},
 		fmt.Sprintf("created %s\nactive feature: %s\n", ws.Dir, ws.Slug))
-	return nil
+	return offerTrustAll(e, ws)
 }
 
 func cmdRaise(c *cli.Context) error {

@@ -180,6 +180,7 @@ func TestConcurrentRaiseAndResolve(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".devrites", "AFK"), []byte("allow_gates: [advisory, validating]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustFile(t, filepath.Join(dir, ".devrites", "AFK"))
 	const open = 50
 	var setup [][]string
 	for i := 0; i < open; i++ {

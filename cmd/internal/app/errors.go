@@ -34,8 +34,8 @@ var codes = map[string]int{
 	"busy":          exitBusy,
 	"bad-arguments": exitBadArgs, "usage": exitBadArgs,
 	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed,
-	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict,
-	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown,
+	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict, "untrusted": exitConflict,
+	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown, "unknown-trust": exitUnknown,
 	"held": exitPaused, "unknown-claim": exitNoSpace, "not-owner": exitNoSpace, "not-live": exitNoSpace,
 	"no-workspace": exitNoSpace, "missing-file": exitNoSpace,
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(scripttest.WithHome(m), map[string]func(){
 		"devrites-engine": func() { Main(Options{}) },
 		"holdlock":        scripttest.HoldLock,
 	})

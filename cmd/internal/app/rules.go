@@ -123,6 +123,7 @@ func cmdRulesAdd(c *cli.Context) error {
 	if !res.Added {
 		what = "already there: "
 	}
+	e.warn(res.Warnings)
 	e.print(res, what+ruleText(res.Rule))
 	return nil
 }

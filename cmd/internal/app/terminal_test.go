@@ -58,9 +58,11 @@ func newTTY(t *testing.T) *tty {
 	return x
 }
 
-// env is a clean environment: nothing of the caller's DEVRITES_* settings.
+// env is a clean environment: nothing of the caller's DEVRITES_* settings,
+// and the test run's trust store (scripttest.WithHome).
 func (x *tty) env() []string {
 	return []string{"PATH=" + x.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + x.dir, "TERM=xterm",
+		"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"),
 		"DEVRITES_NOW=" + testNow, "NO_COLOR=1"}
 }
 
@@ -196,6 +198,7 @@ func TestAnswerAtTerminal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(x.dir, ".devrites", "AFK"), []byte("allow_gates: [validating]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustFile(t, filepath.Join(x.dir, ".devrites", "AFK"))
 	x.run("question", "raise", "--gate", "validating", "--question", "CSV or XLSX?", "--option", "CSV", "--option", "XLSX")
 	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers — unbiased", "--option", "Half up")
 

@@ -53,7 +53,27 @@ func Env() []string {
 	return append(env, "DEVRITES_NOW="+Now, "NO_COLOR=1")
 }
 
-// Params runs the scripts in dir with a fixed clock, NO_COLOR, and the
+// WithHome wraps the tests' m so that the run has HOME and
+// XDG_CONFIG_HOME in a temporary directory, removed afterwards: the
+// processes Program starts (and the tests) read and write their trust
+// store there, never in the person's home.
+func WithHome(m testscript.TestingM) testscript.TestingM { return withHome{m} }
+
+type withHome struct{ m testscript.TestingM }
+
+func (w withHome) Run() int {
+	dir, err := os.MkdirTemp("", "devrites-home-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("HOME", dir)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
+	return w.m.Run()
+}
+
+// Params runs the scripts in dir with a fixed clock, NO_COLOR, HOME and
+// XDG_CONFIG_HOME inside $WORK (.home, .config), and the
 // extra script commands:
 //
 //	exits CODE PROGRAM ARGS…   run, and assert the exit code
@@ -71,6 +91,10 @@ func Params(dir string) testscript.Params {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEVRITES_NOW", Now)
 			env.Setenv("NO_COLOR", "1")
+			// The trust store and any config the programs read live in
+			// the script's own directory, never the person's.
+			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Values["snapshots"] = map[string]map[string][]byte{}
 			return nil
 		},

@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/devrites/devrites-engine/trust"
+)
+
+// Trust (SPEC §22): a workspace file that runs a command or approves
+// without a person takes effect only while this machine's trust store
+// holds its current content. The AFK file, notify.yaml and rules.yaml are
+// verified on the bytes they were parsed from, so an edit between the check
+// and the use goes unseen by neither.
+
+// untrustedWhy says why content read from path does not take effect here,
+// or "" when a person trusted it on this machine.
+func untrustedWhy(path string, content []byte) string {
+	s, err := trust.Open()
+	if err != nil {
+		return "not trusted (" + err.Error() + ")"
+	}
+	v, err := s.Verify(path, content)
+	if err != nil {
+		return "not trusted (the trust store cannot be read: " + err.Error() + ")"
+	}
+	if v == trust.Trusted {
+		return ""
+	}
+	return v.String()
+}
+
+// verify marks a config file that is not trusted here.
+func (a *AFK) verify() {
+	if a.Path == "" || a.Broken {
+		return
+	}
+	if a.Untrusted = untrustedWhy(a.Path, a.data); a.Untrusted != "" {
+		a.TrustCommand = trust.Command(a.Path)
+	}
+}
+
+// TrustWarning is the one warning of an untrusted config file: what it does
+// not do, and the command that trusts it. Every effect held back in a
+// command gives the same words, so the caller prints them once.
+func (a AFK) TrustWarning() string {
+	return trustWarning(a.Path, a.Untrusted, afkEffect(a.Path))
+}
+
+// afkEffect is what an untrusted AFK file or notify.yaml does not do.
+func afkEffect(path string) string {
+	if filepath.Base(path) == "notify.yaml" {
+		return "its notify command does not run"
+	}
+	return "its notify command does not run and nothing is auto-picked"
+}
+
+func trustWarning(path, why, what string) string {
+	return fmt.Sprintf("%s is %s on this machine: %s; review it, then run: %s", path, why, what, trust.Command(path))
+}
+
+// verify marks a rules file that is not trusted here.
+func (r *Rules) verify() {
+	if r.Path == "" || r.Broken || !r.grants() {
+		return
+	}
+	r.Untrusted = untrustedWhy(r.Path, r.data)
+	if r.Untrusted != "" {
+		r.TrustCommand = trust.Command(r.Path)
+	}
+}
+
+// grants reports whether the rules approve anything: a file of never-auto
+// rules only needs no trust.
+func (r *Rules) grants() bool {
+	return slices.ContainsFunc(r.List, func(x Rule) bool { return x.Action == AlwaysApprove })
+}
+
+// TrustWarning is the one warning of an untrusted rules file.
+func (r *Rules) TrustWarning() string {
+	return trustWarning(r.Path, r.Untrusted, rulesEffect)
+}
+
+const rulesEffect = "its always-approve rules do not apply (never-auto rules do)"
+
+// trustWritten trusts the bytes a command of a person on this machine just
+// wrote to path, when what was there before was trusted or granted nothing;
+// else it returns the warning that the file stays untrusted: the person's
+// edit does not vouch for the lines around it.
+func trustWritten(path string, before, after []byte, beforeGrants bool) string {
+	if beforeGrants && untrustedWhy(path, before) != "" {
+		return trustWarning(path, "not trusted", "it held lines that were not trusted here before this edit, so its always-approve rules do not apply")
+	}
+	s, err := trust.Open()
+	if err == nil {
+		_, err = s.Add(path, after)
+	}
+	if err != nil {
+		return fmt.Sprintf("%s could not be trusted: %v; its always-approve rules do not apply until: %s", path, err, trust.Command(path))
+	}
+	return ""
+}
+
+// appendOnce appends the warnings not already in ws.
+func appendOnce(ws []string, more ...string) []string {
+	for _, w := range more {
+		if w != "" && !slices.Contains(ws, w) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// UntrustedFile is a config file that does not take effect on this machine.
+type UntrustedFile struct {
+	Path    string `json:"path"`
+	Why     string `json:"why"`     // "not trusted", "changed since it was trusted"
+	Effect  string `json:"effect"`  // what it does not do
+	Command string `json:"command"` // the command that trusts it
+}
+
+// Warning is the one warning about the file: what it does not do and the
+// command that trusts it.
+func (u UntrustedFile) Warning() string { return trustWarning(u.Path, u.Why, u.Effect) }
+
+// Untrusted lists the workspace's config files not trusted here: the AFK
+// file, notify.yaml, rules.yaml.
+func (e *Engine) Untrusted() []UntrustedFile {
+	var out []UntrustedFile
+	for _, a := range []AFK{e.AFK, e.Hook} {
+		if a.Untrusted != "" && !slices.ContainsFunc(out, func(u UntrustedFile) bool { return u.Path == a.Path }) {
+			out = append(out, UntrustedFile{a.Path, a.Untrusted, afkEffect(a.Path), a.TrustCommand})
+		}
+	}
+	if r := e.Rules; r.Untrusted != "" {
+		out = append(out, UntrustedFile{r.Path, r.Untrusted, rulesEffect, r.TrustCommand})
+	}
+	return out
+}
