@@ -118,7 +118,10 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.questions.Find(dr.awaited).Value("status")))
 	}
 	switch {
-	case dr.target != nil && !dr.lost && dr.status != "awaiting_human":
+	case dr.target != nil && !dr.lost && dr.status != "awaiting_human" && !blocked:
+		// A stop over a pause is what a stop on a paused workspace (or a
+		// merge of a stop with a pause) leaves: lifting it returns to the
+		// pause (SPEC §27).
 		drifted(dr.statusLine, fmt.Sprintf("status is %q, but it awaits %s, which is open", dr.status, dr.awaited))
 	case dr.target != nil && dr.lost:
 		d.add(Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),

@@ -446,7 +446,12 @@ func (e *Engine) stop(f *files, r StopRequest) StopResult {
 func (e *Engine) stillAwaited(f *files) (string, string) {
 	b := awaitedOpen(f)
 	if b == nil {
-		return "", ""
+		q := e.queuedPause(f)
+		if q == nil {
+			return "", ""
+		}
+		e.pauseUnder(f, *q, "pause moves to "+q.QID+" (queued in awaiting_next)")
+		b = f.questions.Find(q.QID)
 	}
 	phase, _ := f.state.Get("phase")
 	return b.QID, expand(e.Templates.Resume, b.QID, phase, b.Value("slice"))

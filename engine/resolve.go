@@ -379,6 +379,7 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 		return true, overruledText(id, kind) + ": next_action is " + next
 	}
 	s.ClearAwaiting()
+	queued := e.queuedPause(f)
 	if blocked {
 		// A deliberate stop outlives the answer; only a person lifts it. A
 		// rejection still has to reach the agent once it resumes.
@@ -387,6 +388,18 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 		} else {
 			s.AppendLog(e.logLine(s, kind+" "+id+"; still blocked"))
 		}
+		if queued != nil {
+			e.pauseUnder(f, *queued, "pause moves to "+queued.QID+" (queued in awaiting_next); still blocked")
+		}
+		return true, ""
+	}
+	if queued != nil {
+		// A pause queued behind this one (two clones paused at once, merged)
+		// holds the agent now; a rejection's re-scope waits for it.
+		if kind == StatusRejected {
+			e.deferRescope(s, id, kind+" "+id)
+		}
+		e.pause(f, *queued, kind+" "+id+"; pause moves to "+queued.QID+" (queued in awaiting_next)")
 		return true, ""
 	}
 	next := ""
@@ -406,6 +419,44 @@ func overruledText(id, kind string) string {
 		return id + " was provisional on option 1 and is now answered otherwise"
 	}
 	return id + " was provisional on option 1 and is now " + kind
+}
+
+// queuedPause takes the first question still open off the cursor's
+// awaiting_next (a queue of pauses a merge left), or nil when none is.
+func (e *Engine) queuedPause(f *files) *Question {
+	s := f.state
+	queue := splitNames(valueOf(s, "awaiting_next"))
+	if len(queue) == 0 {
+		return nil
+	}
+	for i, id := range queue {
+		if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+			if rest := queue[i+1:]; len(rest) > 0 {
+				s.Set("awaiting_next", strings.Join(rest, ", "))
+			} else {
+				s.Delete("awaiting_next")
+			}
+			q := fromBlock(b, e.Now())
+			return &q
+		}
+	}
+	s.Delete("awaiting_next")
+	return nil
+}
+
+// pauseUnder writes the pause on q under a stop: the Awaiting human
+// section names it, and the stop stays, so that lifting it returns to q.
+func (e *Engine) pauseUnder(f *files, q Question, logText string) {
+	var kept []mdstore.KV
+	for _, k := range []string{"status", "next_action", "stop_reason"} {
+		if v, ok := f.state.Get(k); ok {
+			kept = append(kept, mdstore.KV{Key: k, Value: v})
+		}
+	}
+	e.pause(f, q, logText)
+	for _, kv := range kept {
+		f.state.Set(kv.Key, kv.Value)
+	}
 }
 
 // deferRescope adds id to the cursor's rescope_pending, with a Log line.

@@ -18,15 +18,20 @@
 // theirs changed it.
 //
 // state.md merges field by field against the base, in ours' form (table or
-// bullets) and line endings. A pause or a stop is one thing: status,
-// next_action, stop_reason, active_slice, slice_mode and the Awaiting human
-// section come from the side that changed it; when both did, a stop beats
-// a pause, which beats running, and two different pauses (two awaited
-// questions) or two different stops are a conflict. Other keys: the side
-// that changed one wins; when both did, rescope_pending joins the lists,
-// schema keeps the higher, timestamps the later, anything else conflicts.
-// The Log section is a union: theirs' new lines go in time order among
-// ours', each once.
+// bullets) and line endings. What holds the agent is three things, each
+// merged on its own against the base (compose): the stop (status blocked
+// and stop_reason) comes from the side that changed it, two different
+// stops being a conflict; the pauses (the awaited question, then
+// awaiting_next) are every question either side paused on that the merged
+// questions.md keeps open, less those a side released, the earliest
+// raised held and the others queued in awaiting_next; re-scopes owed
+// (rescope_pending, and a re-scope next_action the merged one is not) are
+// kept in rescope_pending. Status and next_action follow from them;
+// next_action, active_slice and slice_mode changed on both sides while
+// running take the side whose latest Log line is later. Other keys: the
+// side that changed one wins; when both did, schema keeps the higher,
+// timestamps the later, anything else conflicts. The Log section is a
+// union: theirs' new lines go in time order among ours', each once.
 //
 // decisions.md is the union of the entries of both sides, each once, in
 // time order (answered_at); two different decisions on one question are a

@@ -237,6 +237,12 @@ func TestState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The same, theirs raised first.
+	theirsFirst, err := Plan(Of([]byte(q())), Of([]byte(q(blk(id1, "status: open", "question: Ours?", "raised_at: 2026-11-29T10:05:00Z")))),
+		Of([]byte(q(blk(id1, "status: open", "question: Theirs?", "raised_at: 2026-11-29T09:55:00Z")))))
+	if err != nil {
+		t.Fatal(err)
+	}
 	pO, aO := pausedOn(id1, "Ours?")
 	pT, aT := pausedOn(id1, "Theirs?")
 	pT2, aT2 := pausedOn(id2, "Theirs?")
@@ -285,16 +291,62 @@ func TestState(t *testing.T) {
 			want:   state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, aO),
 		},
 		{
-			name:   "two awaited questions",
+			// Raised at the same time: ours' is held, theirs' queued.
+			name:   "two pauses: one holds the first raised, the other is queued",
 			base:   state(running, nil),
 			ours:   state(pO, aO),
 			theirs: state(pT, aT),
 			r:      renumbered,
-			want: "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n| status | awaiting_human |\n" +
-				"<<<<<<< ours\n| next_action | /rite-resolve " + id1 + " \"<answer>\" |\n| schema | 4 |\n\n## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id1 + " |\n| gate | blocking |\n| question | Ours? |\n" +
-				"=======\n| next_action | /rite-resolve " + id2 + " \"<answer>\" |\n| schema | 4 |\n\n## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id2 + " |\n| gate | blocking |\n| question | Theirs? |\n" +
-				">>>>>>> theirs\n| raised_at | 2026-11-29T10:00:00Z |\n\n## Log\n",
-			conflicts: []string{"state.md: ours awaits " + id1 + ", theirs awaits " + id2 + ": one question per pause"},
+			want:   state(append(pO, [2]string{"awaiting_next", id2}), aO),
+		},
+		{
+			name:   "theirs' pause raised first holds; ours' is queued",
+			base:   state(running, nil),
+			ours:   state(pO, [][2]string{{"question_id", id1}, {"gate", "blocking"}, {"question", "Ours?"}, {"raised_at", "2026-11-29T10:05:00Z"}}),
+			theirs: state(pT, [][2]string{{"question_id", id1}, {"gate", "blocking"}, {"question", "Theirs?"}, {"raised_at", "2026-11-29T09:55:00Z"}}),
+			r:      theirsFirst,
+			want: state([][2]string{{"phase", "build"}, {"status", "awaiting_human"}, {"next_action", "/rite-resolve " + id2 + ` "<answer>"`}, {"schema", "4"}, {"awaiting_next", id1}},
+				[][2]string{{"question_id", id2}, {"gate", "blocking"}, {"question", "Theirs?"}, {"raised_at", "2026-11-29T09:55:00Z"}}),
+		},
+		{
+			name:   "a stop and a pause on another question: stopped, one pause held, one queued",
+			base:   state(running, nil),
+			ours:   state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, aO),
+			theirs: state(pT, aT),
+			r:      renumbered,
+			want:   state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}, {"awaiting_next", id2}}, aO),
+		},
+		{
+			name:   "a stop lifted on one side and untouched on the other stays lifted",
+			base:   state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, nil, start),
+			ours:   state(running, nil, start, "2026-11-29T10:00:00Z build: resume: stop lifted (disk full); status running"),
+			theirs: state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, nil, start, "2026-11-29T10:30:00Z build: recorded "+id1+" (answered interactively)"),
+			want:   state(running, nil, start, "2026-11-29T10:00:00Z build: resume: stop lifted (disk full); status running", "2026-11-29T10:30:00Z build: recorded "+id1+" (answered interactively)"),
+		},
+		{
+			name:      "two different stops are a conflict naming both",
+			base:      state(running, nil),
+			ours:      state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "disk full"}}, nil),
+			theirs:    state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "CI red"}}, nil),
+			want:      "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n| status | blocked |\n| next_action | /rite-doctor |\n| schema | 4 |\n<<<<<<< ours\n| stop_reason | disk full |\n=======\n| stop_reason | CI red |\n>>>>>>> theirs\n\n## Log\n",
+			conflicts: []string{`state.md: the stop changed differently on both sides (ours "disk full", theirs "CI red")`},
+		},
+		{
+			name:   "an owed re-scope survives theirs' pause",
+			base:   state(running, nil, start),
+			ours:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-plan reslice --feedback q-2026-11-28-001"}, {"schema", "4"}}, nil, start, "2026-11-29T10:00:00Z build: rejected q-2026-11-28-001; next: /rite-plan reslice --feedback q-2026-11-28-001"),
+			theirs: state(pT, aT, start),
+			r:      renumbered,
+			want: state(append(pT2, [2]string{"rescope_pending", "q-2026-11-28-001"}), aT2, start,
+				"2026-11-29T10:00:00Z build: rejected q-2026-11-28-001; next: /rite-plan reslice --feedback q-2026-11-28-001"),
+		},
+		{
+			name:   "next_action and active_slice changed on both sides while running: the later Log wins",
+			base:   state(append(running, [2]string{"active_slice", "1"}), nil, start),
+			ours:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build 2"}, {"schema", "4"}, {"active_slice", "2"}}, nil, start, "2026-11-29T11:00:00Z build: slice 2"),
+			theirs: state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build 3"}, {"schema", "4"}, {"active_slice", "3"}}, nil, start, "2026-11-29T10:00:00Z build: slice 3"),
+			want: state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build 2"}, {"schema", "4"}, {"active_slice", "2"}}, nil, start,
+				"2026-11-29T10:00:00Z build: slice 3", "2026-11-29T11:00:00Z build: slice 2"),
 		},
 		{
 			name:   "rescope_pending joins; a key theirs added comes in",

@@ -64,6 +64,7 @@ type qblock struct {
 	hasIdent   bool     // else ident is the digest of its lines after the heading, normalized
 	from       string   // renumbered_from
 	raised     [16]byte // digest of raised_at, or zero
+	raisedAt   string   // raised_at, trimmed
 	status     string
 	answer     [16]byte // digest of the answer
 	supersedes bool     // has a supersedes field, whose ids a renumbering can change
@@ -214,7 +215,7 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 			id = strings.Clone(mb.QID)
 			ids[id] = id
 		}
-		blk := &qblock{qid: id, start: int32(start), end: int32(stop), sum: digest(s[start:stop]), raised: digestOr0(v[0]),
+		blk := &qblock{qid: id, start: int32(start), end: int32(stop), sum: digest(s[start:stop]), raised: digestOr0(v[0]), raisedAt: own(strings.TrimSpace(v[0])),
 			from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
 		if blk.ident, blk.hasIdent = identity(v[0], w[0], w[1]); !blk.hasIdent {
 			blk.ident = digest(normalized(splitLines(s[start:stop])[1:]))
@@ -338,6 +339,22 @@ type Rename struct{ From, To string }
 type Renumbering struct {
 	base, ours, theirs map[string]string
 	renamed            []Rename
+	// Of the questions of the merged questions.md, by id: those that are
+	// final on either side, and when each was raised.
+	final  map[string]bool
+	raised map[string]string
+}
+
+// Final reports whether the merged questions.md has the question id final
+// (answered, dropped or rejected on either side).
+func (r *Renumbering) Final(id string) bool { return r != nil && r.final[id] }
+
+// Raised is when the merged questions.md's question id was raised, or "".
+func (r *Renumbering) Raised(id string) string {
+	if r == nil {
+		return ""
+	}
+	return r.raised[id]
 }
 
 // Renamed lists the blocks of theirs that got a new id, in file order.
@@ -426,6 +443,22 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 	}
 	p.r = p.renumbering()
 	p.mapB, _, p.mapT = p.r.maps()
+	p.r.final, p.r.raised = map[string]bool{}, map[string]string{}
+	for _, side := range []struct {
+		f *qfile
+		m map[string]string
+	}{{p.o, p.r.ours}, {p.t, p.r.theirs}} {
+		for _, blk := range side.f.blocks {
+			id := blk.qid
+			if to, ok := side.m[id]; ok {
+				id = to
+			}
+			p.r.final[id] = p.r.final[id] || isFinal(blk.status)
+			if _, ok := p.r.raised[id]; !ok && blk.raisedAt != "" {
+				p.r.raised[id] = blk.raisedAt
+			}
+		}
+	}
 	return p, nil
 }
 

@@ -30,10 +30,6 @@ func rank(status string) int {
 	return 0
 }
 
-// paused are the cursor keys a pause or a stop writes: they come from the
-// side whose pause or stop wins, with its Awaiting human section.
-var paused = []string{"status", "next_action", "stop_reason", "active_slice", "slice_mode"}
-
 // verbatim are the awaiting values copied from the question block: they
 // stay as the block has them, ids and all.
 var verbatim = []string{"question", "proposed"}
@@ -103,10 +99,6 @@ func readState(b []byte, m map[string]string) *stateSide {
 	return v
 }
 
-// pause is what holds the agent: the status, the awaited question, the
-// stop's reason.
-func (v *stateSide) pause() string { return v.status + "\x00" + v.awaited + "\x00" + v.stop }
-
 func (v *stateSide) get(k string) (string, bool) {
 	x, ok := v.cursor[k]
 	return x, ok
@@ -162,33 +154,8 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 	}
 	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
 	b.s, t.s = nil, nil // what is left to read, the sides hold: only ours is written
-
-	// Whose pause (or stop) stands: the side that changed it, else the
-	// stronger; two different pauses or stops are a conflict.
-	const none, oursWin, theirsWin = 0, 1, 2
-	winO, winT := none, none
-	var conflicts []string
-	switch {
-	case o.pause() == t.pause():
-	case o.pause() == b.pause():
-		winO, winT = theirsWin, theirsWin
-	case t.pause() == b.pause():
-		winO, winT = oursWin, oursWin
-	case rank(o.status) > rank(t.status):
-		winO, winT = oursWin, oursWin
-	case rank(t.status) > rank(o.status):
-		winO, winT = theirsWin, theirsWin
-	default:
-		winO, winT = oursWin, theirsWin
-		switch {
-		case o.status == awaiting && o.awaited != t.awaited:
-			conflicts = append(conflicts, fmt.Sprintf("state.md: ours awaits %s, theirs awaits %s: one question per pause", orNone(o.awaited), orNone(t.awaited)))
-		case o.status == blocked:
-			conflicts = append(conflicts, fmt.Sprintf("state.md: stopped on both sides for different reasons (ours %s, theirs %s)", describe(o.stop), describe(t.stop)))
-		default:
-			conflicts = append(conflicts, fmt.Sprintf("state.md: status %s on ours, %s on theirs", o.status, t.status))
-		}
-	}
+	c := compose(b, o, t, r)
+	conflicts := c.conflicts
 
 	// Every other cursor key merges on its own.
 	type change struct {
@@ -197,12 +164,14 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 	}
 	var chO, chT []change
 	keys := slices.Clone(o.keys)
-	for _, k := range t.keys {
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
+	for _, v := range []*stateSide{t, b} {
+		for _, k := range v.keys {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
 		}
 	}
-	for _, k := range b.keys {
+	for _, k := range composed {
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
@@ -218,27 +187,14 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		}
 	}
 	for _, k := range keys {
+		if w, ok := c.keys[k]; ok {
+			set(&chO, k, w[0].v, w[0].ok)
+			set(&chT, k, w[1].v, w[1].ok)
+			continue
+		}
 		vb, okB := b.get(k)
 		vo, okO := o.get(k)
 		vt, okT := t.get(k)
-		if slices.Contains(paused, k) && winO != none {
-			for _, w := range []struct {
-				win  int
-				into *[]change
-			}{{winO, &chO}, {winT, &chT}} {
-				switch {
-				case w.win == oursWin:
-					set(w.into, k, vo, okO)
-				case okT:
-					set(w.into, k, vt, true)
-				case okB && okO:
-					set(w.into, k, "", false) // the winner removed it
-				default:
-					set(w.into, k, vo, okO)
-				}
-			}
-			continue
-		}
 		v, ok, why := merge3(k, vb, okB, vo, okO, vt, okT)
 		if why != "" {
 			conflicts = append(conflicts, why)
@@ -250,7 +206,7 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		set(&chT, k, v, ok)
 	}
 
-	build := func(ch []change, win int) ([]byte, *stateSide) {
+	build := func(ch []change, sec *stateSide) []byte {
 		s := mdstore.ParseState(ours)
 		for _, c := range ch {
 			if c.del {
@@ -259,33 +215,23 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 				s.Set(c.key, c.value)
 			}
 		}
-		src, other := o, t
-		if win == theirsWin {
-			src, other = t, o
-		}
-		// A stop keeps the pause the other side made under it (the engine
-		// stops a paused workspace the same way): resuming returns to it.
-		if win != none && !src.section && src.status == blocked && other.section && other.awaited != b.awaited {
-			src = other
-		}
 		rawO := rawAwaiting(o.s)
 		switch {
-		case !src.section && o.section:
+		case sec == nil && o.section:
 			s.ClearAwaiting()
-		case src.section && !slices.Equal(src.awaiting, rawO):
-			s.SetAwaiting(src.awaiting...)
+		case sec != nil && !slices.Equal(sec.awaiting, rawO):
+			s.SetAwaiting(sec.awaiting...)
 		}
-		return mergeLog(s, o, b, t), src
+		return mergeLog(s, o, b, t)
 	}
-	outO, srcO := build(chO, winO)
-	outT, srcT := build(chT, winT)
-	for _, v := range []struct {
-		out []byte
-		src *stateSide
-	}{{outO, srcO}, {outT, srcT}} {
-		got := mdstore.ParseState(v.out)
-		if got.AwaitingQID() != v.src.awaitedRaw() {
-			return Result{}, fmt.Errorf("merging state.md gives the awaited question %q, want %q", got.AwaitingQID(), v.src.awaitedRaw())
+	outO, outT := build(chO, c.section[0]), build(chT, c.section[1])
+	for i, out := range [][]byte{outO, outT} {
+		want := ""
+		if c.section[i] != nil {
+			want = c.section[i].awaitedRaw()
+		}
+		if got := mdstore.ParseState(out).AwaitingQID(); got != want {
+			return Result{}, fmt.Errorf("merging state.md gives the awaited question %q, want %q", got, want)
 		}
 	}
 	if !bytes.Equal(outO, outT) && len(conflicts) == 0 {

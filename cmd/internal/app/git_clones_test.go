@@ -1,0 +1,190 @@
+package app
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// The classes of merge that lost pauses, stops and re-scopes (SPEC §27),
+// each replayed on three real clones a, b and c of one origin. "pull" is
+// git pull --no-rebase.
+
+// threeClones is a lab with a bare origin and clones a, b and c of the
+// workspace pay, each with the driver installed.
+func threeClones(t *testing.T) *gitLab {
+	t.Helper()
+	l := clonedWorkspace(t, func(*gitLab) {})
+	l.run("", "git", "clone", "-q", "origin.git", "c")
+	l.run("c", engineName, "git", "install")
+	return l
+}
+
+// at runs the engine in clone at the time now (DEVRITES_NOW), wanting exit
+// 0 or 3 (a pause).
+func (l *gitLab) at(clone, now string, args ...string) string {
+	l.t.Helper()
+	saved := l.env
+	l.env = append(append([]string(nil), l.env...), "DEVRITES_NOW="+now)
+	defer func() { l.env = saved }()
+	return l.run(clone, engineName, args...)
+}
+
+// raise raises a blocking question in clone at now.
+func (l *gitLab) raise(clone, now, question string) {
+	l.t.Helper()
+	l.at(clone, now, "question", "raise", "--gate", "blocking", "--question", question, "--option", "yes", "--option", "no")
+}
+
+// save commits everything in clone.
+func (l *gitLab) save(clone, msg string) {
+	l.t.Helper()
+	l.run(clone, "git", "add", "-A")
+	if code, _, _ := l.exec(clone, "git", "diff", "--cached", "--quiet"); code != 0 {
+		l.run(clone, "git", "commit", "-q", "-m", msg)
+	}
+}
+
+// sync commits, pulls (merging, without conflict) and pushes.
+func (l *gitLab) sync(clone string) {
+	l.t.Helper()
+	l.save(clone, "work")
+	l.run(clone, "git", "pull", "-q", "--no-rebase", "--no-edit")
+	l.run(clone, "git", "push", "-q", "origin", "main")
+}
+
+// stateOf is clone's state.md, parsed.
+func (l *gitLab) stateOf(clone string) *mdstore.State {
+	return mdstore.ParseState([]byte(l.read(clone + "/" + gitWS + mdstore.StateFile)))
+}
+
+// qidOf is the id of the question whose text is question in clone.
+func (l *gitLab) qidOf(clone, question string) string {
+	l.t.Helper()
+	for _, b := range mdstore.ParseQuestions([]byte(l.read(clone + "/" + gitWS + mdstore.QuestionsFile))).Blocks() {
+		if b.Value("question") == question {
+			return b.QID
+		}
+	}
+	l.t.Fatalf("%s: no question %q:\n%s", clone, question, l.read(clone+"/"+gitWS+mdstore.QuestionsFile))
+	return ""
+}
+
+// doctorClean wants doctor to find nothing in clone.
+func (l *gitLab) doctorClean(clone string) {
+	l.t.Helper()
+	code, out, errs := l.exec(clone, engineName, "doctor", "--json")
+	var rep engine.DoctorReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
+		l.t.Errorf("%s: doctor: exit %d, %v, findings %+v, want exit 0 and none\n%s", clone, code, err, rep.Findings, errs)
+	}
+}
+
+func cursor(s *mdstore.State, k string) string { v, _ := s.Get(k); return v }
+
+// Class 1: a stop on one side and a pause on the other give a stopped
+// workspace that still awaits, with the other pause queued; answered in
+// turn, each pause holds the agent until its question is answered.
+func TestClonesStopKeepsPause(t *testing.T) {
+	l := threeClones(t)
+	l.raise("c", "2026-11-29T10:00:00Z", "QC?")
+	l.sync("c")
+	l.raise("a", "2026-11-29T10:05:00Z", "QA?")
+	l.at("a", "2026-11-29T10:06:00Z", "state", "stop", "--status", "blocked", "--reason", "disk full", "--resume", "/rite-doctor")
+	l.sync("a")
+	qc, qa := l.qidOf("a", "QC?"), l.qidOf("a", "QA?")
+	s := l.stateOf("a")
+	if got := [3]string{cursor(s, "status"), s.AwaitingQID(), cursor(s, "awaiting_next")}; got != [3]string{"blocked", qc, qa} {
+		t.Fatalf("after the pull: status, awaited, awaiting_next = %q, want blocked, %s, %s\n%s", got, qc, qa, l.read("a/"+gitWS+"state.md"))
+	}
+	l.doctorClean("a")
+	// Lifting the stop returns to the pause; answering moves it to the next.
+	l.at("a", "2026-11-29T10:10:00Z", "state", "resume")
+	if s := l.stateOf("a"); cursor(s, "status") != "awaiting_human" || s.AwaitingQID() != qc {
+		t.Fatalf("after resume: status %q awaiting %q, want awaiting_human on %s", cursor(s, "status"), s.AwaitingQID(), qc)
+	}
+	l.at("a", "2026-11-29T10:11:00Z", "state", "resolve", qc, "1")
+	if s := l.stateOf("a"); cursor(s, "status") != "awaiting_human" || s.AwaitingQID() != qa || cursor(s, "awaiting_next") != "" {
+		t.Fatalf("after answering %s: status %q awaiting %q next %q, want awaiting_human on %s\n%s", qc, cursor(s, "status"), s.AwaitingQID(), cursor(s, "awaiting_next"), qa, l.read("a/"+gitWS+"state.md"))
+	}
+	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 3 {
+		t.Errorf("state check with %s open: exit %d, want 3\n%s", qa, code, out)
+	}
+	l.at("a", "2026-11-29T10:12:00Z", "state", "resolve", qa, "2")
+	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 0 {
+		t.Errorf("state check with both answered: exit %d, want 0\n%s", code, out)
+	}
+	l.doctorClean("a")
+}
+
+// Class 1 too: a stop a person lifted on one clone stays lifted when the
+// other clone, still stopped, answered the question the pause held.
+func TestClonesLiftedStopStaysLifted(t *testing.T) {
+	l := threeClones(t)
+	l.raise("a", "2026-11-29T10:00:00Z", "Ship it?")
+	l.at("a", "2026-11-29T10:01:00Z", "state", "stop", "--status", "blocked", "--reason", "disk full", "--resume", "/rite-doctor")
+	l.sync("a")
+	l.sync("b")
+	l.at("b", "2026-11-29T10:05:00Z", "state", "resume")
+	l.sync("b")
+	id := l.qidOf("a", "Ship it?")
+	l.at("a", "2026-11-29T10:06:00Z", "state", "resolve", id, "1")
+	l.sync("a")
+	if s := l.stateOf("a"); cursor(s, "status") != "running" || cursor(s, "stop_reason") != "" || s.AwaitingQID() != "" {
+		t.Errorf("after the pull: status %q, stop_reason %q, awaiting %q, want running, no stop, nothing awaited\n%s", cursor(s, "status"), cursor(s, "stop_reason"), s.AwaitingQID(), l.read("a/"+gitWS+"state.md"))
+	}
+	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 0 {
+		t.Errorf("state check: exit %d, want 0\n%s", code, out)
+	}
+	l.doctorClean("a")
+}
+
+// Class 4: a re-scope one clone owes (a rejection) survives the other
+// clone's pause winning the merge.
+func TestClonesRescopeSurvivesPause(t *testing.T) {
+	l := threeClones(t)
+	l.raise("a", "2026-11-29T10:00:00Z", "Plan ok?")
+	l.sync("a")
+	l.sync("b")
+	qp := l.qidOf("b", "Plan ok?")
+	l.at("b", "2026-11-29T10:05:00Z", "state", "resolve", "--reject", qp, "split it")
+	l.sync("b")
+	// a stops meanwhile, then pulls: the re-scope is kept.
+	l.at("a", "2026-11-29T10:06:00Z", "state", "stop", "--status", "blocked", "--reason", "lunch", "--resume", "/rite-build")
+	l.sync("a")
+	s := l.stateOf("a")
+	owed := cursor(s, "rescope_pending") + " " + cursor(s, "next_action")
+	if !strings.Contains(owed, qp) {
+		t.Errorf("a after the pull: rescope_pending and next_action %q, want the re-scope of %s kept\n%s", owed, qp, l.read("a/"+gitWS+"state.md"))
+	}
+	l.doctorClean("a")
+}
+
+// agentMoves is what an agent's skill does on starting a slice: it sets
+// active_slice and next_action in state.md and logs it.
+func (l *gitLab) agentMoves(clone, now, slice, next string) {
+	l.t.Helper()
+	s := l.stateOf(clone)
+	s.Set("active_slice", slice)
+	s.Set("next_action", next)
+	s.AppendLog(now + " build: started slice " + slice)
+	l.write(clone+"/"+gitWS+mdstore.StateFile, string(s.Bytes()))
+}
+
+// Class 6: two clones working on different slices merge without a
+// conflict: the later Log's slice and next_action win.
+func TestClonesSlicesNoConflict(t *testing.T) {
+	l := threeClones(t)
+	l.agentMoves("a", "2026-11-29T10:00:00Z", "2 — api", "/rite-build 2")
+	l.sync("a")
+	l.agentMoves("b", "2026-11-29T10:05:00Z", "3 — ui", "/rite-build 3")
+	l.sync("b")
+	s := l.stateOf("b")
+	if got := [2]string{cursor(s, "active_slice"), cursor(s, "next_action")}; got != [2]string{"3 — ui", "/rite-build 3"} {
+		t.Errorf("after the pull: active_slice, next_action = %q, want b's (the later Log)", got)
+	}
+	l.doctorClean("b")
+}

@@ -1,0 +1,295 @@
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// What holds the agent is three things, merged each on its own against the
+// base (SPEC §27): the stop (status blocked and its stop_reason), the
+// pauses (the question the Awaiting human section holds, then the ones
+// queued in awaiting_next) and the re-scopes owed (rescope_pending, or a
+// re-scope next_action). A stop on one side and a pause on the other give
+// a stopped workspace that still awaits the question; two pauses give one,
+// on the question raised first, with the other queued; a re-scope one side
+// owes is kept in rescope_pending when the merged next_action is another.
+
+// composed are the cursor keys compose decides; every other key merges on
+// its own (merge3).
+var composed = []string{"status", "stop_reason", "next_action", "awaiting_next", "rescope_pending", "active_slice", "slice_mode"}
+
+// want is a cursor key's value in a result: ok false removes it.
+type want struct {
+	v  string
+	ok bool
+}
+
+// composition is what compose decided, for the two renderings of a
+// conflict (ours' side of the markers, theirs'); without a conflict both
+// are the same.
+type composition struct {
+	keys      map[string][2]want
+	section   [2]*stateSide // whose Awaiting human section each takes; nil: none
+	conflicts []string
+}
+
+// stopOf is a side's stop: its reason, "" when it is not stopped.
+func stopOf(v *stateSide) (bool, string) { return v.status == blocked, v.stop }
+
+// queue is a side's pauses, the awaited question first.
+func (v *stateSide) queue() []string {
+	var q []string
+	if v.section && v.awaited != "" {
+		q = append(q, v.awaited)
+	}
+	for _, id := range splitList(v.cursor["awaiting_next"]) {
+		if !slices.Contains(q, id) {
+			q = append(q, id)
+		}
+	}
+	return q
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// latest is the time of a side's latest Log entry.
+func (v *stateSide) latest() string {
+	l := ""
+	for _, e := range v.log {
+		l = max(l, e.at)
+	}
+	return l
+}
+
+// raisedAt is when the awaited question of a side's section was raised.
+func (v *stateSide) raisedAt(id string) string {
+	if v.awaited != id {
+		return ""
+	}
+	for _, kv := range v.awaiting {
+		if kv.Key == "raised_at" {
+			return strings.TrimSpace(kv.Value)
+		}
+	}
+	return ""
+}
+
+// owedRescope is the re-scope a side's next_action owes: the ids it names
+// when the side set it on a rejection or an overruled provisional answer
+// (its Log line "…rejected q-…; next: <next_action>"), else nothing.
+func (v *stateSide) owedRescope(b *stateSide) []string {
+	next := strings.TrimSpace(v.cursor["next_action"])
+	if next == "" || next == strings.TrimSpace(b.cursor["next_action"]) {
+		return nil
+	}
+	for i := len(v.log) - 1; i >= 0; i-- {
+		what, ok := strings.CutSuffix(v.log[i].text, "; next: "+next)
+		if !ok {
+			continue
+		}
+		if !strings.Contains(what, "rejected") && !strings.Contains(what, "provisional") {
+			return nil
+		}
+		var ids []string
+		for i := 0; ; {
+			start, end := qid.Index(next, i)
+			if start < 0 {
+				return ids
+			}
+			ids, i = append(ids, next[start:end]), end
+		}
+	}
+	return nil
+}
+
+// compose merges the stop, the pauses and the re-scopes of the three
+// sides; r says which merged questions are final and when each was raised.
+func compose(b, o, t *stateSide, r *Renumbering) composition {
+	c := composition{keys: map[string][2]want{}}
+	later := o // the side whose Log is later wins what both changed while running
+	if t.latest() > o.latest() {
+		later = t
+	}
+	both := func(k string, w want) { c.keys[k] = [2]want{w, w} }
+	get := func(v *stateSide, k string) want { x, ok := v.get(k); return want{x, ok} }
+	// pick merges a key the side that changed it wins; when both did, the
+	// later side's value.
+	pick := func(k string) want {
+		wb, wo, wt := get(b, k), get(o, k), get(t, k)
+		switch {
+		case wo == wt, wt == wb:
+			return wo
+		case wo == wb:
+			return wt
+		}
+		return get(later, k)
+	}
+
+	// The stop.
+	sbOn, sbWhy := stopOf(b)
+	soOn, soWhy := stopOf(o)
+	stOn, stWhy := stopOf(t)
+	stopped := soOn
+	stopper := [2]*stateSide{o, o} // whose stop (and resume action) each rendering keeps
+	switch {
+	case soOn == stOn && soWhy == stWhy:
+		if !soOn || sbOn && sbWhy == soWhy {
+			stopper = [2]*stateSide{nil, nil}
+		}
+	case soOn == sbOn && soWhy == sbWhy:
+		stopped, stopper = stOn, [2]*stateSide{t, t}
+	case stOn == sbOn && stWhy == sbWhy:
+	default:
+		stopper = [2]*stateSide{o, t}
+		show := func(on bool, why string) string {
+			if !on {
+				return "lifted"
+			}
+			return describe(why)
+		}
+		c.conflicts = append(c.conflicts, fmt.Sprintf("state.md: the stop changed differently on both sides (ours %s, theirs %s)", show(soOn, soWhy), show(stOn, stWhy)))
+	}
+
+	// The pauses: every question either side queued that the merge keeps
+	// open, less the ones a side released, the earliest raised first.
+	qb, qo, qt := b.queue(), o.queue(), t.queue()
+	var queue []string
+	for _, id := range append(slices.Clone(qo), qt...) {
+		released := slices.Contains(qb, id) && (!slices.Contains(qo, id) || !slices.Contains(qt, id))
+		if !released && !r.Final(id) && !slices.Contains(queue, id) {
+			queue = append(queue, id)
+		}
+	}
+	raised := func(id string) string {
+		if at := r.Raised(id); at != "" {
+			return at
+		}
+		return max(o.raisedAt(id), t.raisedAt(id))
+	}
+	slices.SortStableFunc(queue, func(x, y string) int { return strings.Compare(raised(x), raised(y)) })
+	awaited := ""
+	if len(queue) > 0 {
+		awaited = queue[0]
+		both("awaiting_next", want{strings.Join(queue[1:], ", "), len(queue) > 1})
+	} else {
+		both("awaiting_next", want{})
+	}
+	// The section is the one a side wrote for the awaited question, the
+	// side that changed it first.
+	var sec *stateSide
+	for _, v := range []*stateSide{o, t} {
+		if v.section && v.awaited == awaited && awaited != "" && (sec == nil || slices.Equal(sec.awaiting, b.awaiting)) {
+			sec = v
+		}
+	}
+	if awaited != "" && sec == nil {
+		// Queued on the side that holds it: the section names it, and the
+		// engine fills in the rest from questions.md.
+		sec = &stateSide{section: true, awaited: awaited, awaiting: []mdstore.KV{{Key: "question_id", Value: awaited}}}
+		if at := raised(awaited); at != "" {
+			sec.awaiting = append(sec.awaiting, mdstore.KV{Key: "raised_at", Value: at})
+		}
+	}
+	c.section = [2]*stateSide{sec, sec}
+
+	// Status and next_action follow: a stop first, then a pause, else
+	// running.
+	for i := range 2 {
+		status, next := want{running, true}, want{}
+		switch s := stopper[i]; {
+		case s != nil && s.status == blocked || s == nil && stopped:
+			status = want{blocked, true}
+			if s == nil {
+				next = pick("next_action")
+			} else {
+				next = get(s, "next_action")
+			}
+			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, get(orSide(s, o), "stop_reason"))
+		case awaited != "":
+			status = want{awaiting, true}
+			next = resumeAction(awaited, o, t, pick)
+			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, want{})
+		default:
+			next = pick("next_action")
+			if st := pick("status"); st.ok && st.v != awaiting && st.v != blocked {
+				status = st
+			} else if !st.ok && rank(o.status) == 0 && rank(t.status) == 0 {
+				status = st
+			}
+			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, want{})
+		}
+		c.keys["status"] = keyAt(c.keys["status"], i, status)
+		c.keys["next_action"] = keyAt(c.keys["next_action"], i, next)
+	}
+
+	// Re-scopes owed on either side are kept: pending on both lists, and a
+	// side's re-scope next_action the merged next_action is not.
+	pending := splitList(joinIDs(b.cursor["rescope_pending"], o.cursor["rescope_pending"], t.cursor["rescope_pending"]))
+	for _, v := range []*stateSide{o, t} {
+		owed := v.owedRescope(b)
+		if len(owed) == 0 || c.keys["next_action"][0].v == v.cursor["next_action"] {
+			continue
+		}
+		for _, id := range owed {
+			if !slices.Contains(pending, id) {
+				pending = append(pending, id)
+			}
+		}
+	}
+	both("rescope_pending", want{strings.Join(pending, ", "), len(pending) > 0})
+
+	// The slice: the pause's, else the side that changed it, else the later.
+	for _, k := range []string{"active_slice", "slice_mode"} {
+		w := pick(k)
+		if sec == o || sec == t {
+			if x, ok := sec.get(k); ok && get(o, k) != get(t, k) {
+				w = want{x, ok}
+			}
+		}
+		both(k, w)
+	}
+	return c
+}
+
+// keyAt is w with rendering i's value set.
+func keyAt(w [2]want, i int, v want) [2]want {
+	w[i] = v
+	return w
+}
+
+func orSide(v, or *stateSide) *stateSide {
+	if v == nil {
+		return or
+	}
+	return v
+}
+
+// resumeAction is next_action while paused on id: a side's, paused on it;
+// else a side's paused on another question, naming id instead; else the
+// merged next_action.
+func resumeAction(id string, o, t *stateSide, pick func(string) want) want {
+	for _, v := range []*stateSide{o, t} {
+		if v.status == awaiting && v.awaited == id {
+			x, ok := v.get("next_action")
+			return want{x, ok}
+		}
+	}
+	for _, v := range []*stateSide{o, t} {
+		if x, ok := v.get("next_action"); ok && v.status == awaiting && v.awaited != "" && strings.Contains(x, v.awaited) {
+			return want{strings.ReplaceAll(x, v.awaited, id), true}
+		}
+	}
+	return pick("next_action")
+}
