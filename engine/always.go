@@ -7,11 +7,12 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// AlwaysApproveCommand is the command that answers a question with option 1
-// and adds an always-approve rule for its breakpoint: the "always approve"
-// offer of questions show and the notify payload.
-func AlwaysApproveCommand(qid string) string {
-	return "devrites-engine state resolve --always " + qid + " 1"
+// AlwaysApproveCommand is the command that answers q with option 1 and adds
+// an always-approve rule for its breakpoint: the "always approve" offer of
+// questions show and the notify payload. It names the workspace and the
+// responder as ResolveCommand does.
+func (e *Engine) AlwaysApproveCommand(q Question) string {
+	return "devrites-engine state resolve --always " + e.resolveFlags(q) + q.QID + " 1"
 }
 
 // alwaysRefusal says why an always-approve rule may not be added from q, or

@@ -24,7 +24,7 @@ func (e *Engine) event(name string, q Question) notify.Event {
 		ev.Choice = *q.Choice
 	}
 	if e.OffersAlwaysApprove(q) {
-		ev.AlwaysApprove = AlwaysApproveCommand(q.QID)
+		ev.AlwaysApprove = e.AlwaysApproveCommand(q)
 	}
 	ev.EscalatedTo = q.EscalatedTo
 	routeEvent(&ev, q)

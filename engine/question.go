@@ -376,14 +376,20 @@ func (q Question) Age(now time.Time) string {
 // question of another feature, and who answers (--by) when q checks its
 // responders: the one responder awaited, or "<one of: a, b>".
 func (e *Engine) ResolveCommand(q Question) string {
-	cmd := "devrites-engine state resolve "
+	return "devrites-engine state resolve " + e.resolveFlags(q) + q.QID + ` "<answer>"`
+}
+
+// resolveFlags are the flags of a command that resolves q, each followed
+// by a space: --slug and --by, when they are needed.
+func (e *Engine) resolveFlags(q Question) string {
+	flags := ""
 	if e.severalWorkspaces() {
-		cmd += "--slug " + e.WS.Slug + " "
+		flags += "--slug " + e.WS.Slug + " "
 	}
 	if by := q.responderPlaceholder(); by != "" {
-		cmd += "--by " + by + " "
+		flags += "--by " + by + " "
 	}
-	return cmd + q.QID + ` "<answer>"`
+	return flags
 }
 
 // responderPlaceholder is the --by of q's resolve command: "" when anyone

@@ -264,6 +264,11 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if by == "" {
 		by = e.Actor
 	}
+	unlock, err := e.lockProjectQIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	res, err := transact(ctx, e, func(f *files) (*RaiseResult, error) {
 		history := e.ofBreakpoint(f.questions, r.Breakpoint)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)", ""}

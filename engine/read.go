@@ -220,9 +220,11 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 // state.md's Awaiting and Log sections name and the ones decisions.md
 // records. An id once handed out may still be on a person's phone, so a
 // questions.md lost or restored from an old copy must not hand it out again.
+// So do the ids of the project's other workspaces (otherQIDs): a qid names
+// one question in the whole project.
 func (e *Engine) nextQID(f *files) (string, error) {
 	date := qid.Date(e.Now())
-	id, err := nextFree(f, date)
+	id, err := nextFree(f, date, e.otherQIDs())
 	if err != nil {
 		var top usedID
 		if used := usedIDs(f); len(used) > 0 {
@@ -235,10 +237,11 @@ func (e *Engine) nextQID(f *files) (string, error) {
 }
 
 // nextFree is the next id of date that no file of the workspace mentions:
-// above the highest that questions.md, the awaited question and
-// decisions.md hold, and past the ids the Log names.
-func nextFree(f *files, date string) (string, error) {
-	var held, taken []string
+// above the highest that questions.md, the awaited question, decisions.md
+// and others (the ids of the project's other workspaces) hold, and past the
+// ids the Log names.
+func nextFree(f *files, date string, others []string) (string, error) {
+	held, taken := others, []string(nil)
 	for _, u := range usedIDs(f) {
 		if u.log {
 			taken = append(taken, u.QID)

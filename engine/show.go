@@ -137,7 +137,7 @@ func (e *Engine) ShowText(q Question) string {
 		text += "resolve: " + e.ResolveCommand(q) + "\n"
 	}
 	if e.OffersAlwaysApprove(q) {
-		text += "always approve: " + AlwaysApproveCommand(q.QID) + "\n"
+		text += "always approve: " + e.AlwaysApproveCommand(q) + "\n"
 	}
 	return text
 }

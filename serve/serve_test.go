@@ -53,7 +53,8 @@ func TestInbox(t *testing.T) {
 	for _, m := range order {
 		got = append(got, m[1]+"/"+m[2])
 	}
-	want := []string{"auth/" + q1, "pay/" + q1}
+	qAuth := "q-2026-11-29-003" // ids are unique across the project: pay holds 001 and 002
+	want := []string{"auth/" + qAuth, "pay/" + q1}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("got questions %v, want %v (the awaited one first, the answered one left out)", got, want)
 	}
@@ -70,8 +71,8 @@ func TestInbox(t *testing.T) {
 	}
 	// Each link is the question's capability link.
 	p := f.s.projects[0]
-	if !strings.Contains(body, `href="`+html.EscapeString(caplink.Path("auth", q1, p.key.Token(dir, "auth", q1)))+`"`) {
-		t.Errorf("the inbox does not link auth/%s with its token", q1)
+	if !strings.Contains(body, `href="`+html.EscapeString(caplink.Path("auth", qAuth, p.key.Token(dir, "auth", qAuth)))+`"`) {
+		t.Errorf("the inbox does not link auth/%s with its token", qAuth)
 	}
 }
 

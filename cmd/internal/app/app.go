@@ -332,7 +332,18 @@ func (e *env) open() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.openWorkspace(ws)
+}
+
+// openWorkspace prepares the engine of a found workspace.
+func (e *env) openWorkspace(ws *mdstore.Workspace) (*engine.Engine, error) {
 	budgetMemory(workspaceBudget(ws))
+	return e.engineOf(ws)
+}
+
+// engineOf prepares the engine of a found workspace, with the warnings of
+// its configuration.
+func (e *env) engineOf(ws *mdstore.Workspace) (*engine.Engine, error) {
 	eng, err := engine.Open(ws, e.now, e.c.Duration("lock-timeout"), os.Getenv("DEVRITES_ACTOR"))
 	if err != nil {
 		return nil, err
@@ -344,17 +355,22 @@ func (e *env) open() (*engine.Engine, error) {
 	return eng, nil
 }
 
-// workspace finds the workspace to act on. Its files are mapped into
-// memory rather than copied (Workspace.Mapped) unless standard input is a
-// terminal, where a person may keep a command running: a command is short,
-// and its mappings go with it.
+// workspace finds the workspace to act on.
 func (e *env) workspace() (*mdstore.Workspace, error) {
 	ws, err := mdstore.Find(e.locator())
 	if err == nil {
-		f, ok := e.stdin.(*os.File)
-		ws.Mapped = !ok || !term.IsTerminal(int(f.Fd()))
+		e.mapUnlessTerminal(ws)
 	}
 	return ws, err
+}
+
+// mapUnlessTerminal lets ws's files be mapped into memory rather than
+// copied (Workspace.Mapped) unless standard input is a terminal, where a
+// person may keep a command running: a command is short, and its mappings
+// go with it.
+func (e *env) mapUnlessTerminal(ws *mdstore.Workspace) {
+	f, ok := e.stdin.(*os.File)
+	ws.Mapped = !ok || !term.IsTerminal(int(f.Fd()))
 }
 
 // budgetMemory sets how the collector works for the rest of a command: it

@@ -420,7 +420,15 @@ func cmdResolve(c *cli.Context) error {
 		}
 		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
 	}
-	eng, err := e.open()
+	ids := make([]string, 0, len(items))
+	if batch {
+		rs, _ := engine.ParseBatch(batchText) // a batch that does not parse is reported by the engine
+		items = append(items, rs...)
+	}
+	for _, it := range items {
+		ids = append(ids, it.QID)
+	}
+	eng, err := e.openFor(ids...)
 	if err != nil {
 		return err
 	}
@@ -567,12 +575,16 @@ func cmdList(c *cli.Context) error {
 }
 
 func cmdQuestionShow(c *cli.Context) error {
-	e, eng, err := openEnv(c)
+	e, err := envOf(c)
 	if err != nil {
 		return err
 	}
 	if c.NArg() != 1 {
 		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", plural(c.NArg(), "argument"))
+	}
+	eng, err := e.openFor(c.Args().First())
+	if err != nil {
+		return err
 	}
 	q, err := eng.Get(c.Args().First())
 	if err != nil {

@@ -118,7 +118,7 @@ func (p *prompter) ask(q engine.Question, skip bool) (engine.Resolution, bool, e
 
 // resolveAtTerminal is `state resolve <qid>` with no answer, at a terminal.
 func resolveAtTerminal(c *cli.Context, e *env, id string) error {
-	eng, err := e.open()
+	eng, err := e.openFor(id)
 	if err != nil {
 		return err
 	}
@@ -161,9 +161,10 @@ func resolveOne(c *cli.Context, e *env, eng *engine.Engine, r engine.Resolution)
 	return true, nil
 }
 
-// cmdAnswer walks every open question, the awaited one first.
+// cmdAnswer walks every open question, the awaited ones first: of every
+// workspace of the project, unless --slug or --workspace names one.
 func cmdAnswer(c *cli.Context) error {
-	e, eng, err := openEnv(c)
+	e, err := envOf(c)
 	if err != nil {
 		return err
 	}
@@ -171,19 +172,34 @@ func cmdAnswer(c *cli.Context) error {
 		return mdstore.Errorf(engine.ErrBadArgs, "answer needs a terminal").
 			Hint("without one, answer each question: devrites-engine state resolve <qid> \"<answer>\"")
 	}
-	v, err := eng.Show()
+	engines, err := e.openAll()
 	if err != nil {
 		return err
 	}
-	open := v.Open
-	if aw := v.Awaiting["question_id"]; aw != "" {
-		for i, q := range open {
-			if q.QID == aw {
-				open = append(append([]engine.Question{q}, open[:i]...), open[i+1:]...)
-				break
+	type asked struct {
+		eng *engine.Engine
+		q   engine.Question
+	}
+	var awaited, others []asked
+	for _, eng := range engines {
+		v, err := eng.Show()
+		if err != nil {
+			if len(engines) == 1 {
+				return err
+			}
+			e.warn([]string{eng.WS.Slug + " is left out: " + err.Error()})
+			continue
+		}
+		for _, q := range v.Open {
+			if q.QID == v.Awaiting["question_id"] {
+				awaited = append(awaited, asked{eng, q})
+			} else {
+				others = append(others, asked{eng, q})
 			}
 		}
 	}
+	e.flushWarnings()
+	open := append(awaited, others...)
 	if len(open) == 0 {
 		fmt.Fprintln(e.stdout, "no open questions")
 		return nil
@@ -191,12 +207,17 @@ func cmdAnswer(c *cli.Context) error {
 	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout, now: e.now}
 	done, again := 0, false
 	for i := 0; i < len(open); i++ {
+		it := open[i]
 		if !again {
-			fmt.Fprintf(e.stdout, "\n(%d of %d)\n", i+1, len(open))
-			p.show(open[i], true)
+			where := ""
+			if len(engines) > 1 {
+				where = ", " + it.eng.WS.Slug
+			}
+			fmt.Fprintf(e.stdout, "\n(%d of %d%s)\n", i+1, len(open), where)
+			p.show(it.q, true)
 		}
 		again = false
-		r, next, err := p.ask(open[i], true)
+		r, next, err := p.ask(it.q, true)
 		if err != nil {
 			fmt.Fprintf(e.stdout, "cancelled: %s answered, nothing else written\n", plural(done, "question"))
 			return nil
@@ -207,7 +228,7 @@ func cmdAnswer(c *cli.Context) error {
 		if r.QID == "" {
 			continue // skipped
 		}
-		ok, err := resolveOne(c, e, eng, r)
+		ok, err := resolveOne(c, e, it.eng, r)
 		if err != nil {
 			return err
 		}
@@ -219,4 +240,34 @@ func cmdAnswer(c *cli.Context) error {
 	}
 	fmt.Fprintf(e.stdout, "%s answered\n", plural(done, "question"))
 	return nil
+}
+
+// openAll prepares the engines of the workspaces a person answers: the one
+// --slug, --workspace or DEVRITES_WORKSPACE names, else every workspace of
+// the project.
+func (e *env) openAll() ([]*engine.Engine, error) {
+	loc := e.locator()
+	devrites, err := mdstore.DevritesDir(loc)
+	all := []*mdstore.Workspace(nil)
+	if err == nil && loc.Workspace == "" && loc.Slug == "" {
+		all = mdstore.Workspaces(devrites)
+	}
+	if len(all) < 2 {
+		eng, err := e.open()
+		if err != nil {
+			return nil, err
+		}
+		return []*engine.Engine{eng}, nil
+	}
+	engines := make([]*engine.Engine, 0, len(all))
+	for _, ws := range all {
+		e.mapUnlessTerminal(ws)
+		eng, err := e.engineOf(ws) // no memory budget: a person's session is not a short command
+		if err != nil {
+			e.warn([]string{ws.Slug + " is left out: " + err.Error()})
+			continue
+		}
+		engines = append(engines, eng)
+	}
+	return engines, nil
 }

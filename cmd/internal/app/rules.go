@@ -158,7 +158,7 @@ func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 		return mdstore.Errorf(engine.ErrBadArgs, "want <qid> <option number>, got %s", plural(c.NArg(), "argument")).
 			Hint("e.g. devrites-engine state resolve --always q-2026-11-29-001 1")
 	}
-	eng, err := e.open()
+	eng, err := e.openFor(c.Args().First())
 	if err != nil {
 		return err
 	}

@@ -36,12 +36,16 @@ type waitResult struct {
 }
 
 func cmdWait(c *cli.Context) error {
-	e, eng, err := openEnv(c)
+	e, err := envOf(c)
 	if err != nil {
 		return err
 	}
 	if c.NArg() > 1 {
 		return mdstore.Errorf(engine.ErrBadArgs, "want at most one <qid>, got %s", plural(c.NArg(), "argument"))
+	}
+	eng, err := e.openFor(c.Args().Slice()...)
+	if err != nil {
+		return err
 	}
 	timeout := c.Duration("timeout")
 	if timeout < 0 {

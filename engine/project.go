@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// A project holds several workspaces (features), and a qid names one
+// question in the whole project: a raise allocates an id that no
+// workspace of the project uses, and a command given a qid without a
+// workspace finds the one workspace that holds it (Locate).
+
+// QIDLock is the lock file in the .devrites directory that a raise holds,
+// in a project of several workspaces, from reading the ids the other
+// workspaces use until its own question is written: two features raising
+// at once never take one id. It is taken before the workspace's own lock,
+// and no one waits for it while holding a workspace lock.
+const QIDLock = ".qid.lock"
+
+// lockProjectQIDs takes QIDLock when the project has more than one
+// workspace, and returns what releases it.
+func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
+	if !e.severalWorkspaces() {
+		return func() {}, nil
+	}
+	return mdstore.Lock(ctx, filepath.Join(e.WS.Devrites, QIDLock), "the project's question ids", e.LockTimeout)
+}
+
+// otherQIDs are the ids the project's other workspaces use: the questions
+// of their questions.md and the decisions of their decisions.md. A file
+// that cannot be read holds none.
+func (e *Engine) otherQIDs() []string {
+	if !e.severalWorkspaces() {
+		return nil
+	}
+	var used []string
+	for _, ws := range mdstore.Workspaces(e.WS.Devrites) {
+		if ws.Dir == e.WS.Dir {
+			continue
+		}
+		if b, err := ws.ReadFile(mdstore.QuestionsFile); err == nil {
+			used = append(used, qids(mdstore.ParseQuestions(b))...)
+		}
+		if b, err := ws.ReadFile(mdstore.DecisionsFile); err == nil {
+			used = append(used, mdstore.DecisionQIDs(b)...)
+		}
+	}
+	return used
+}
+
+// Locate returns the workspaces of a project (its .devrites directory)
+// whose questions.md holds a question with the id id, as lookup matches
+// it: exactly, or else in another case. A questions.md that cannot be read
+// holds none.
+func Locate(devrites, id string) []*mdstore.Workspace {
+	var exact, folded []*mdstore.Workspace
+	for _, ws := range mdstore.Workspaces(devrites) {
+		b, err := ws.ReadFile(mdstore.QuestionsFile)
+		if err != nil {
+			continue
+		}
+		same, fold := false, false
+		for _, bl := range mdstore.ParseQuestions(b).Blocks() {
+			same = same || bl.QID == id
+			fold = fold || strings.EqualFold(bl.QID, id)
+		}
+		switch {
+		case same:
+			exact = append(exact, ws)
+		case fold:
+			folded = append(folded, ws)
+		}
+	}
+	if len(exact) > 0 {
+		return exact
+	}
+	return folded
+}
