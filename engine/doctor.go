@@ -287,4 +287,5 @@ func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkDecisions(w)
 	d.checkTemps(locked)
 	d.checkRecovery()
+	d.checkTasks()
 }

@@ -336,9 +336,21 @@ func cleanBlocks(blocks []*mdstore.Block) []bool {
 	return clean
 }
 
-// checkText reports a file that is not text: invalid UTF-8, or binary
-// content (a NUL byte).
+// checkMarkers reports the first conflict marker of a file.
+func (d *doctor) checkMarkers(file string, b []byte) {
+	if line := mdstore.ConflictLine(b); line > 0 {
+		d.add(Finding{Severity: SevError, Kind: "conflict", File: file, Line: line,
+			Problem: "unresolved merge conflict",
+			Mend:    "keep what each side meant between the <<<<<<< and >>>>>>> lines, delete the markers, then run devrites-engine doctor"})
+	}
+}
+
+// checkText reports a file that is not text (invalid UTF-8, binary
+// content: a NUL byte) or that holds the markers of a merge git left
+// unresolved, through which nothing may be written: a resolve would keep
+// one side's pause and drop the other's.
 func (d *doctor) checkText(file string, b []byte) {
+	d.checkMarkers(file, b)
 	if line := mdstore.InvalidUTF8Line(b); line > 0 {
 		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: line,
 			Problem: "not valid UTF-8", Mend: "save the file as UTF-8"})

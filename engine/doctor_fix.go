@@ -18,7 +18,7 @@ func (d *doctor) repair(w *wsFiles) error {
 	if err := d.removeTemps(); err != nil {
 		return err
 	}
-	if w.refused {
+	if w.refused || d.conflicted() {
 		return nil
 	}
 	if err := d.renumber(w); err != nil {
@@ -27,6 +27,17 @@ func (d *doctor) repair(w *wsFiles) error {
 	d.completeDecisions(w)
 	d.reconcile(w)
 	return nil
+}
+
+// conflicted reports whether a file holds a merge's conflict markers: then
+// nothing is repaired, as nothing is written, until a person settles it.
+func (d *doctor) conflicted() bool {
+	for _, f := range d.findings {
+		if f.Kind == "conflict" {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *doctor) removeTemps() error {

@@ -70,6 +70,15 @@ func (d *doctor) checkRecovery() {
 	}
 }
 
+// checkTasks reports conflict markers a merge left in tasks.md, which the
+// engine only reads: a slice's gate or SLA read from between them could be
+// either side's.
+func (d *doctor) checkTasks() {
+	if b, err := d.e.WS.ReadFile(mdstore.TasksFile); err == nil {
+		d.checkMarkers(mdstore.TasksFile, b)
+	}
+}
+
 // tempsOf lists the temporary files an atomic write of name leaves in dir
 // when it is killed before its rename: "." + name + digits.
 func tempsOf(dir, name string) []string {

@@ -8,7 +8,7 @@ import (
 
 // readable refuses a write into state.md or questions.md while either holds
 // an error that doctor reports inside the file itself (invalid UTF-8, binary
-// content, a block without status, an unknown status or gate, an SLA or qid
+// content, a merge's conflict markers (in decisions.md too), a block without status, an unknown status or gate, an SLA or qid
 // out of bounds, a question heading swallowed by an open fence): the engine
 // writes only into files it reads cleanly. Drift between the two files is
 // left out, since resolving and raising are how drift ends, and so are
@@ -20,10 +20,15 @@ func (e *Engine) readable(w *wsFiles) error {
 	return e.readableQuestions(w)
 }
 
-// readableState is readable's check of state.md, which comes first.
+// readableState is readable's check of state.md, which comes first, and
+// of decisions.md's text (conflict markers a merge left: a write through
+// them would settle the merge by accident).
 func (e *Engine) readableState(w *wsFiles) error {
 	d := &doctor{e: e, errorsOnly: true}
 	d.checkState(w)
+	if w.hasDec {
+		d.checkMarkers(mdstore.DecisionsFile, w.decisions)
+	}
 	return d.refusal()
 }
 

@@ -21,3 +21,25 @@ func TestTextProblemLines(t *testing.T) {
 		}
 	}
 }
+
+func TestConflictLine(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"# State\n| status | running |\n", 0},
+		{"a\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n", 2},
+		{"a\n=======\n", 2},
+		{"a\n>>>>>>> theirs\n", 2},
+		{"a\n<<<<<<<\n", 2},
+		{"a\n<<<<<<<< eight\n========\n<<<<<<<x\n", 0},
+		{"```\n<<<<<<< ours\n=======\n```\n", 0},
+		{"## q-2026-11-29-001\nanswer: |-\n  ```\n<<<<<<< ours\n", 4},
+		{"## q-2026-11-29-001\nanswer: |-\n  <<<<<<< ours\n  =======\n", 0},
+		{"\ufeffx\r\n=======\r\n", 2},
+	} {
+		if got := ConflictLine([]byte(tc.in)); got != tc.want {
+			t.Errorf("ConflictLine(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

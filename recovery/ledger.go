@@ -119,6 +119,9 @@ func Parse(b []byte) (*Ledger, []Problem) {
 			probs = append(probs, Problem{i + 1, "binary content (a NUL byte)"})
 		}
 	}
+	if n := mdstore.ConflictLine(b); n > 0 {
+		probs = append(probs, Problem{n, "unresolved merge conflict"})
+	}
 	for i, ln := range l.lines {
 		if !mdstore.IsRow(ln.text) {
 			continue
