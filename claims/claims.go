@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -174,31 +176,55 @@ type Hold struct {
 }
 
 // Held returns, for each of paths (in order), the live claims of sessions
-// other than session ("" counts every session) that hold it: a claim holds
-// its paths, the paths below them, and the directories above them (a
-// claim of a directory would cover a claimed path below it).
+// other than session ("" counts every session) that hold it, in file
+// order: a claim holds its paths, the paths below them, and the
+// directories above them (a claim of a directory would cover a claimed
+// path below it); "." is the whole tree. The claimed paths are sorted
+// once, so a claim of thousands of paths is checked in O(n log n).
 func (s *Set) Held(paths []string, session string, now time.Time) []Hold {
+	type entry struct {
+		path  string
+		claim int
+	}
+	var held []entry
+	for i, c := range s.Claims {
+		if session != "" && c.Session == session || c.State(now) != Live {
+			continue
+		}
+		for _, q := range c.Paths {
+			held = append(held, entry{q, i})
+		}
+	}
+	slices.SortFunc(held, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	// from is the index of the first entry at or after p.
+	from := func(p string) int {
+		i, _ := slices.BinarySearchFunc(held, p, func(e entry, p string) int { return strings.Compare(e.path, p) })
+		return i
+	}
 	var out []Hold
 	for _, p := range paths {
-		for _, c := range s.Claims {
-			if (session != "" && c.Session == session) || c.State(now) != Live {
-				continue
+		var hit []int
+		for a := p; ; a = path.Dir(a) { // p and the directories above it
+			for i := from(a); i < len(held) && held[i].path == a; i++ {
+				hit = append(hit, held[i].claim)
 			}
-			for _, q := range c.Paths {
-				if overlap(p, q) {
-					out = append(out, Hold{Path: p, Claim: c})
-					break
-				}
+			if a == "." || a == "/" {
+				break
 			}
+		}
+		below := p + "/" // the paths below p: all of them sort together
+		if p == "." {
+			below = ""
+		}
+		for i := from(below); i < len(held) && strings.HasPrefix(held[i].path, below); i++ {
+			hit = append(hit, held[i].claim)
+		}
+		slices.Sort(hit)
+		for _, i := range slices.Compact(hit) {
+			out = append(out, Hold{Path: p, Claim: s.Claims[i]})
 		}
 	}
 	return out
-}
-
-// overlap reports whether a and b name the same path or one lies below the
-// other; "." is the whole tree.
-func overlap(a, b string) bool {
-	return a == b || a == "." || b == "." || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
 }
 
 // Read reads the claims of the .devrites directory dir; a missing file is

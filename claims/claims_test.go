@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,6 +227,51 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if s := Parse(data); len(s.Claims) != 36500 || len(s.Problems) != 0 {
 			b.Fatalf("got %d claims, %d problems", len(s.Claims), len(s.Problems))
+		}
+	}
+}
+
+// TestHeldMatchesPairwise: Held finds exactly the claims that a pairwise
+// comparison of every asked path with every claimed path finds.
+func TestHeldMatchesPairwise(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewSource(seed))
+	word := func() string {
+		parts := []string{"a", "b", "ab", "a.b", "b-c"}
+		var p []string
+		for range 1 + rng.Intn(3) {
+			p = append(p, parts[rng.Intn(len(parts))])
+		}
+		if rng.Intn(30) == 0 {
+			return "."
+		}
+		return strings.Join(p, "/")
+	}
+	overlap := func(a, b string) bool {
+		return a == b || a == "." || b == "." || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
+	}
+	for round := range 200 {
+		s := &Set{}
+		for i := range 1 + rng.Intn(6) {
+			paths, _ := Paths([]string{word(), word()})
+			s.Claims = append(s.Claims, Claim{Record: Record{ID: fmt.Sprint(i), Session: fmt.Sprint("s", rng.Intn(3)), Paths: paths, ExpiresAt: "2026-11-30T00:00:00Z"}})
+		}
+		ask, _ := Paths([]string{word(), word(), word()})
+		var want []string
+		for _, p := range ask {
+			for _, c := range s.Claims {
+				if c.Session != "s0" && slices.ContainsFunc(c.Paths, func(q string) bool { return overlap(p, q) }) {
+					want = append(want, p+" "+c.ID)
+				}
+			}
+		}
+		var got []string
+		for _, h := range s.Held(ask, "s0", now) {
+			got = append(got, h.Path+" "+h.Claim.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: asked %v of %+v: got %v, want %v", round, ask, s.Claims, got, want)
 		}
 	}
 }

@@ -95,6 +95,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	}
 	d.checkAFK()
 	d.checkRules()
+	d.checkClaims(ctx, fix && busy == nil)
 	return d.report(), busy
 }
 

@@ -264,6 +264,43 @@ func claimHint(err error, c *cli.Context) error {
 	return err
 }
 
+// raiseClaimCheck refuses a raise with --claim-check while another session
+// holds one of the paths live (exit 3, naming the owner): a person's answer
+// would not let the agent work on them, so it does other work and checks
+// again. Without --claim-check it lets every raise through.
+func (e *env) raiseClaimCheck(c *cli.Context) error {
+	if !c.IsSet("claim-check") {
+		if c.IsSet("session") {
+			return mdstore.Errorf(errUsage, "--session goes with --claim-check")
+		}
+		return nil
+	}
+	session := c.String("session")
+	if !c.IsSet("session") {
+		return mdstore.WithHint(mdstore.Errorf(errUsage, "--claim-check needs --session"),
+			"name the session raising, whose own claims do not hold it back: --session <name>")
+	}
+	if err := claims.CheckSession(session); err != nil {
+		return err
+	}
+	paths, err := claims.Paths(c.StringSlice("claim-check"))
+	if err != nil {
+		return err
+	}
+	s, err := e.claimStore()
+	if err != nil {
+		return err
+	}
+	set, err := e.readClaims(s)
+	if err != nil {
+		return err
+	}
+	if holds := set.Held(paths, session, e.now()); len(holds) > 0 {
+		return mdstore.WithHint(&claims.HeldError{Holds: holds}, append([]string{"nothing was raised"}, heldHints(holds, session, paths)...)...)
+	}
+	return nil
+}
+
 func cmdClaimList(c *cli.Context) error {
 	e, err := envOf(c)
 	if err != nil {

@@ -60,6 +60,8 @@ func coreCommands() []*cli.Command {
 					&cli.StringFlag{Name: "by", Usage: "who answered, with --answered/--choice"},
 					&cli.BoolFlag{Name: "explain", Usage: "say which policy rule decided"},
 					&cli.BoolFlag{Name: "no-always-approve", Usage: "do not offer \"always approve\" for this question"},
+					&cli.StringSliceFlag{Name: "claim-check", Usage: "a path the question's work touches (repeatable): refused (exit 3) while another session holds one live"},
+					&cli.StringFlag{Name: "session", Usage: "the session raising, with --claim-check: its own claims do not count"},
 				},
 				Action: cmdRaise,
 			}},
@@ -193,6 +195,9 @@ func cmdRaise(c *cli.Context) error {
 		r.Choice = &v
 	}
 	r.NoAlwaysApprove = r.NoAlwaysApprove || c.Bool("no-always-approve")
+	if err := e.raiseClaimCheck(c); err != nil {
+		return err
+	}
 	eng, err := e.open()
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ func doctorCommands() []*cli.Command {
 		Name:  "doctor",
 		Usage: "check the workspace: each finding with file, line and how to mend it; exit 6 on errors",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "fix", Usage: "make the safe repairs (reconcile state.md, remove stale temp files, renumber duplicate qids), each reported"},
+			&cli.BoolFlag{Name: "fix", Usage: "make the safe repairs (reconcile state.md, remove stale temp files, renumber duplicate qids, end a torn claims line), each reported"},
 		},
 		Action: cmdDoctor,
 	}}

@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/devrites/devrites-engine/claims"
+)
+
+// staleClaim is how long after its expiry a claim that was never released
+// is reported.
+const staleClaim = 24 * time.Hour
+
+// checkClaims reports, as warnings, the lines of .devrites/claims.jsonl
+// that do not read and the claims that expired more than a day ago without
+// being released. With fix, it ends a torn last line with a line break
+// (an append, under the claims lock), so that a writer that does not start
+// its record on a new line cannot glue it to the torn one. Nothing else is
+// ever changed: the file is shared with DevRites, which appends without the
+// lock, and a rewrite could lose a claim it appended meanwhile.
+func (d *doctor) checkClaims(ctx context.Context, fix bool) {
+	ws := d.e.WS
+	if ws.Devrites == "" {
+		return
+	}
+	file := d.devritesName(claims.File)
+	s := claims.Store{Dir: ws.Devrites, LockTimeout: d.e.LockTimeout, Now: d.e.Now}
+	set, err := s.Read()
+	if err != nil {
+		d.add(Finding{Severity: SevError, Kind: "claims", File: file, Problem: err.Error(),
+			Mend: "make it a plain file holding the claims, or move it aside when no claim is live"})
+		return
+	}
+	if fix && set.Unterminated {
+		ended, err := s.EndLastLine(ctx)
+		switch {
+		case err != nil:
+			d.add(Finding{Severity: SevWarning, Kind: "claims", File: file, Line: set.Lines,
+				Problem: "the last line has no line end; it could not be ended: " + err.Error(), Mend: "run doctor --fix again"})
+		case ended:
+			d.repairs = append(d.repairs, Repair{Kind: "claims", File: file, Line: set.Lines, Did: "ended the last line with a line break"})
+			if set, err = s.Read(); err != nil {
+				return
+			}
+		}
+	}
+	for _, p := range set.Problems {
+		f := Finding{Severity: SevWarning, Kind: "claims", File: file, Line: p.Line, Problem: p.Text + "; the line is skipped",
+			Mend: "nothing holds a path by this line; delete it when no agent is writing claims"}
+		if p.Torn {
+			f.Mend, f.Fixable = "doctor --fix ends it with a line break, so the next record starts on its own line", true
+		}
+		d.add(f)
+	}
+	now := d.e.Now()
+	for _, c := range set.Claims {
+		if c.State(now) != claims.Expired {
+			continue
+		}
+		if t, ok := c.Expires(); ok && now.Sub(t) <= staleClaim {
+			continue
+		}
+		d.add(Finding{Severity: SevWarning, Kind: "stale-claim", File: file, Line: c.Line,
+			Problem: fmt.Sprintf("claim %s of session %q expired at %s and was never released; it holds nothing", c.ID, c.Session, c.ExpiresAt),
+			Mend:    fmt.Sprintf("its owner releases it: devrites-engine claim release --session %s --id %s", c.Session, c.ID)})
+	}
+}
