@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -315,23 +314,11 @@ func blockReads(b *mdstore.Block) bool {
 
 // cleanBlocks reports, for each block of a file just read, whether its id
 // and the fields a write needs read cleanly (qid.Check, blockReads): the
-// check a write makes of every block, shared among the machine's cores.
-// Each block is looked at by one goroutine, and a block of a file just
-// read keeps what it reads to itself, so they share nothing.
+// check a write makes of every block.
 func cleanBlocks(blocks []*mdstore.Block) []bool {
 	clean := make([]bool, len(blocks))
-	check := func(from, to int) {
-		for i := from; i < to; i++ {
-			clean[i] = qid.Check(blocks[i].QID) == nil && blockReads(blocks[i])
-		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(blocks)/512+1)
-	waits := make([]func(), workers)
-	for k := range workers {
-		waits[k] = mdstore.Go(func() { check(k*len(blocks)/workers, (k+1)*len(blocks)/workers) })
-	}
-	for _, wait := range waits {
-		wait()
+	for i, b := range blocks {
+		clean[i] = qid.Check(b.QID) == nil && blockReads(b)
 	}
 	return clean
 }

@@ -103,7 +103,7 @@ func (e *Engine) readUnlocked(name string) ([]byte, bool, error) {
 // read loads the workspace without the lock, for read-only commands (which
 // do not need decisions.md).
 func (e *Engine) read() (*files, error) {
-	w, err := e.load(e.readUnlocked, false, nil)
+	w, err := e.load(e.readUnlocked, false)
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +114,8 @@ func (e *Engine) read() (*files, error) {
 // load reads and parses the workspace through read (a transaction's reads,
 // or plain ones outside the lock): state.md must be there, in a schema this
 // binary reads; questions.md and, with decisions, decisions.md may be
-// missing and read as their empty form. asRead, when not nil, is given
-// questions.md as soon as it is parsed, for a check that reads it while
-// the command changes the copy (mdstore.Questions.Clone) that w holds.
-func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool, asRead func(*wsFiles)) (*wsFiles, error) {
+// missing and read as their empty form.
+func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (*wsFiles, error) {
 	sb, ok, err := read(mdstore.StateFile)
 	if err != nil {
 		return nil, err
@@ -125,43 +123,25 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool, a
 	if !ok {
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: missing", e.WS.Path(mdstore.StateFile)).Fix(mdstore.RunDoctor, "")
 	}
-	// Each file is parsed as soon as it is read, the two at once: the
-	// parsers are functions of their bytes, and a machine has a second
-	// core.
-	w := &wsFiles{hasState: true, origState: sb}
-	parsedState := mdstore.Go(func() { w.state = mdstore.ParseState(sb) })
-	origQ, hasQ, qerr := read(mdstore.QuestionsFile)
-	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
-		w.origQ = []byte("# Questions\n")
-	}
-	parsedQ := func() {}
-	if qerr == nil {
-		parsedQ = mdstore.Go(func() {
-			w.questions = mdstore.ParseQuestions(w.origQ)
-			if asRead != nil {
-				q := w.questions
-				w.questions = q.Clone() // before the check can touch q
-				asRead(&wsFiles{files: files{questions: q}, hasQ: w.hasQ, origQ: w.origQ})
-			}
-		})
-	}
-	parsedState()
+	w := &wsFiles{hasState: true, origState: sb, files: files{state: mdstore.ParseState(sb)}}
 	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
-		parsedQ()
 		return nil, err
 	}
-	if qerr != nil {
-		return nil, qerr
-	}
-	if decisions {
-		w.decisions, w.hasDec, err = read(mdstore.DecisionsFile)
-	}
-	parsedQ()
+	origQ, hasQ, err := read(mdstore.QuestionsFile)
 	if err != nil {
 		return nil, err
 	}
-	if decisions && !w.hasDec {
-		w.decisions = []byte("# Decisions\n")
+	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
+		w.origQ = []byte("# Questions\n")
+	}
+	w.questions = mdstore.ParseQuestions(w.origQ)
+	if decisions {
+		if w.decisions, w.hasDec, err = read(mdstore.DecisionsFile); err != nil {
+			return nil, err
+		}
+		if !w.hasDec {
+			w.decisions = []byte("# Decisions\n")
+		}
 	}
 	return w, nil
 }
@@ -182,34 +162,17 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if e.configErr != nil {
 		return zero, e.configErr
 	}
-	// The guard: questions.md's check, the long one, starts as soon as the
-	// file is parsed and reads it while the rest is read, fn changes a copy
-	// of it and the commit writes temporary files; state.md's comes before
-	// fn. The refusal of the two is the one a check in that order gives,
-	// and nothing is seen written before the guard passes.
-	guard := make(chan error, 1)
-	w, err := e.load(tx.ReadOptional, true, func(asRead *wsFiles) {
-		go func() {
-			var err error
-			if fault := mdstore.Catch(func() { err = e.readableQuestions(asRead) }); fault != nil {
-				err = fault
-			}
-			guard <- err
-		}()
-	})
+	w, err := e.load(tx.ReadOptional, true)
 	if err != nil {
 		return zero, err
 	}
-	tx.Gate(guard)
-	if err := e.readableState(w); err != nil {
+	// The guard runs before the edit: a refusal writes nothing.
+	if err := e.readable(w); err != nil {
 		return zero, err
 	}
 	f := &w.files
 	v, err := fn(f)
 	if err != nil {
-		if gerr := tx.Gated(); gerr != nil {
-			return zero, gerr
-		}
 		return zero, err
 	}
 	if w.hasQ || len(f.questions.Blocks()) > 0 {

@@ -204,7 +204,7 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 	// A locked read: it writes nothing, and a broken engine.yaml (which only
 	// refuses writes) does not stop it.
 	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (string, error) {
-		w, err := e.load(tx.ReadOptional, true, nil)
+		w, err := e.load(tx.ReadOptional, true)
 		if err != nil {
 			return "", err
 		}

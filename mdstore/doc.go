@@ -41,46 +41,43 @@
 // never closed before the end of the file) is preceded by a closing fence,
 // or it would be read as code.
 //
-// Transactions. Workspace.Transact takes an exclusive flock on .lock (a file
-// that is never deleted: the data files are replaced by rename, so a lock on
-// them would guard nothing), reads, lets the caller change, checks each file
-// about to be written and starts again if a writer that ignores the lock
-// changed it, then writes questions.md, state.md and decisions.md in that
-// order, each atomically: by rename, or, for a decisions.md entry that fits
-// in the page where the file ends, by one appending write(2) and fsync,
-// which no kill can tear. Where the file system gives every write after a
-// stat a change time of its own (Linux 6.13 and later on ext4, xfs, btrfs
-// and tmpfs), the check is one lstat: a file whose device, inode, size,
-// modification and change times are those of the read is taken as
-// unchanged. Elsewhere, and whenever those differ, the file is read again
-// and compared byte for byte.
+// Transactions. Transact takes an exclusive lock on .lock (a file that is
+// never deleted: the data files are replaced by rename, so a lock on them
+// would guard nothing), reads each file whole into memory, lets the
+// caller change what it read, reads each file about to be written again
+// and compares it byte for byte with what was read, starting again if a
+// writer that ignores the lock changed it, then writes every changed file
+// to a temporary file beside it and renames them over questions.md,
+// state.md and decisions.md in that order. A failure before the first
+// rename (a full disk) changes nothing. The unedited stretches of
+// questions.md and state.md are written from the bytes read: each line
+// knows where it was in them, and an edit makes a line that does not.
 //
-// Mapped reads. A transaction of a Workspace marked Mapped (the command
-// line marks the workspaces of its commands, unless a person is at the
-// terminal) maps each file of 64 KiB or more into memory instead of
-// copying it, where change times are fine-grained: the pages come from the
-// page cache as they are read, with no copy and no fresh memory for it,
-// which is most of what reading a file costs. The mapping is private, and
-// the rest of its last page is spare room: a decision appended to
-// decisions.md is made there, without a copy of the file. A mapped file
-// shows what is
-// on disk now, so a write in place by another program cannot be found by
-// comparing bytes; its change time finds it, before the commit and again
-// once the new content is in its temporary files, and the transaction then
-// runs again. A file cut short in place faults when the pages past its new
-// end are read (and makes a write(2) from them fail with EFAULT): Catch, in
-// every command, and Go, in every goroutine that reads the files, make that
-// an error of kind ErrBusy naming the file, and no temporary file is left. A
-// mapping lasts as long as the process, so a long-running one (serve)
-// copies.
+// Systems. What each system promises, and what it does not:
+//   - Linux, macOS, the BSDs (unix): a temporary file, fsync, rename(2)
+//     and an fsync of the directory (google/renameio); a reader sees the
+//     old file or the new one, never a mix. Locks are flock(2)
+//     (gofrs/flock). Files the engine reads or appends to besides its
+//     own writes (OpenRegular) are opened with O_NOFOLLOW and O_NONBLOCK:
+//     a symbolic link is refused, never followed, and a named pipe never
+//     blocks the command. Only Linux says which process holds a lock
+//     (/proc/locks); elsewhere the busy error says "another process".
+//   - Windows: a temporary file, FlushFileBuffers, then os.Rename, which
+//     is MoveFileEx with MOVEFILE_REPLACE_EXISTING: NTFS replaces the file
+//     whole, which Microsoft documents but does not call atomic, and a
+//     directory cannot be synced. A rename fails while another program
+//     holds the file open without sharing it for deletion (some editors);
+//     the command then fails and its earlier renames stand, as after a
+//     crash between two files. Locks are LockFileEx (gofrs/flock). There is
+//     no O_NOFOLLOW: OpenRegular refuses a link found by an lstat before
+//     the open, and one put there between the two is followed. Named pipes
+//     live outside the file system (\\.\pipe\), so an open cannot block
+//     on one.
 //
-// Limits. Atomic replacement relies on rename(2) being atomic, which holds on
-// local file systems but not on NFS with several clients. Between the re-read
-// and the rename there is still a window of microseconds in which an editor
-// that ignores the lock can lose its change. An append to decisions.md is
-// as durable as its fsync: a power cut before the fsync ends, on a file
-// system that writes data after metadata (ext4 with data=writeback), can
-// leave zeros where the entry was going, which doctor reports as binary
-// content. A crash between two files of a transaction leaves the later ones
-// as they were; re-running the command or `doctor --fix` completes it.
+// Limits. Atomic replacement relies on rename being atomic, which holds on
+// local file systems but not on NFS with several clients. Between the
+// re-read and the rename there is still a window of microseconds in which
+// an editor that ignores the lock can lose its change. A crash between two
+// files of a transaction leaves the later ones as they were; re-running the
+// command or `doctor --fix` completes it.
 package mdstore

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +21,11 @@ import (
 type line struct {
 	text string
 	eol  ending
+	// at is where text starts in the doc's src, plus one: 0 for a line
+	// that is not src's bytes there (new, or edited by setText). A run of
+	// lines whose at follow on from each other, each ending as src does
+	// there, is a stretch of src and is written out from it.
+	at uint32
 }
 
 // ending is a line ending, kept in a byte: a file of ten thousand questions
@@ -76,7 +82,7 @@ func split(s string, noFence bool) doc {
 		d.bom = true
 		s = s[len(utf8BOM):]
 	}
-	d.lines, d.src = splitLines(s), s
+	d.lines, d.src = cutLines(s, 0), s
 	if len(d.lines) > 0 && (d.lines[0].eol == lf || d.lines[0].eol == crlf) {
 		d.nl = d.lines[0].eol // the first line's ending, if it has a whole one
 	}
@@ -112,7 +118,7 @@ func (d *doc) all() []line {
 	if !d.lazy {
 		return d.lines
 	}
-	head, tail := splitLines(d.pre), splitLines(d.post)
+	head, tail := cutLines(d.pre, 0), cutLines(d.post, len(d.src)-len(d.post))
 	lines := make([]line, 0, len(head)+len(d.lines)+len(tail)+64)
 	d.lines = append(append(append(lines, head...), d.lines...), tail...)
 	d.lazy, d.windowed, d.win, d.pre, d.post, d.postN = false, false, 0, "", "", 0
@@ -134,7 +140,7 @@ func (d *doc) focus(from, to, off, end int) {
 	case d.windowed || from >= to:
 		d.all()
 	default:
-		d.lines = splitLines(d.src[off:end])
+		d.lines = cutLines(d.src[off:end], off)
 		d.windowed, d.win, d.pre, d.post = true, from, d.src[:off], d.src[end:]
 		d.postN = d.postN - to
 	}
@@ -152,36 +158,20 @@ func (d *doc) at(i int) int {
 // line returns the file's line i.
 func (d *doc) line(i int) line { return d.lines[d.at(i)] }
 
-// parallelSplit is the size from which splitLines shares the work between
-// two goroutines: a file of 10,000 questions is 5 MB.
-const parallelSplit = 1 << 20
-
 // splitLines cuts s into lines, with room for a few more (a question
-// block, appended; no more than the file has, for a small one). From
-// parallelSplit bytes on, the second half (from a line start near the
-// middle) is cut by a goroutine of its own, into its part of the same
-// slice.
-func splitLines(s string) []line {
-	i := -1
-	if len(s) >= parallelSplit {
-		i = strings.IndexByte(s[len(s)/2:], '\n')
+// block, appended; no more than the file has, for a small one).
+func splitLines(s string) []line { return cutLines(s, -1) }
+
+// cutLines is splitLines for s that starts at offset base of a doc's src:
+// its lines know where they are in src (line.at). A negative base, or a src
+// too large for line.at, gives lines that do not.
+func cutLines(s string, base int) []line {
+	n := lineCount(s)
+	lines := make([]line, n, n+min(n, 64))
+	if base+len(s) >= math.MaxUint32 {
+		base = -1
 	}
-	if i < 0 {
-		n := lineCount(s)
-		lines := make([]line, n, n+min(n, 64))
-		fillLines(lines, s)
-		return lines
-	}
-	head, tail := s[:len(s)/2+i+1], s[len(s)/2+i+1:]
-	var n2 int
-	counted := Go(func() { n2 = lineCount(tail) })
-	n1 := lineCount(head)
-	counted()
-	n := n1 + n2
-	lines := make([]line, n, n+64)
-	filled := Go(func() { fillLines(lines[n1:], tail) })
-	fillLines(lines[:n1], head)
-	filled()
+	fillLines(lines, s, base)
 	return lines
 }
 
@@ -196,22 +186,31 @@ func lineCount(s string) int {
 
 // fillLines cuts s into lines, into dst, which has room for exactly them.
 // A last line that ends in a lone "\r" keeps it as its ending.
-func fillLines(dst []line, s string) {
+// The lines know their offsets from base on (line.at), unless base is
+// negative.
+func fillLines(dst []line, s string, base int) {
+	at := func(off int) uint32 {
+		if base < 0 {
+			return 0
+		}
+		return uint32(base + off + 1)
+	}
+	off := 0
 	for k := range dst {
-		i := strings.IndexByte(s, '\n')
+		i := strings.IndexByte(s[off:], '\n')
 		if i < 0 {
-			dst[k] = line{text: s}
+			dst[k] = line{text: s[off:], at: at(off)}
 			if strings.HasSuffix(s, "\r") {
-				dst[k] = line{text: s[:len(s)-1], eol: cr}
+				dst[k].text, dst[k].eol = s[off:len(s)-1], cr
 			}
 			return
 		}
-		l := line{text: s[:i], eol: lf}
+		l := line{text: s[off : off+i], eol: lf, at: at(off)}
 		if strings.HasSuffix(l.text, "\r") {
 			l.text, l.eol = l.text[:len(l.text)-1], crlf
 		}
 		dst[k] = l
-		s = s[i+1:]
+		off += i + 1
 	}
 }
 
@@ -235,10 +234,10 @@ func (d *doc) bytes() []byte {
 }
 
 // writeTo writes the bytes that bytes returns, without building them
-// whole. A run of lines that is still a stretch of the text they were cut
-// from (unedited) goes out straight from it, in one piece, as do a lazy
-// doc's text before and after its window; other lines are gathered in
-// pieces of up to 16 KB.
+// whole. What no edit touched goes out straight from the text read, in one
+// piece for each stretch: a lazy doc's text before and after its window,
+// and each run of lines that is still src's (unedited); other lines are
+// gathered in pieces of up to 16 KB.
 func (d *doc) writeTo(w io.Writer) (int64, error) {
 	buf := make([]byte, 0, min(d.byteLen()-len(d.pre)-len(d.post), 16<<10))
 	var n int64
@@ -250,31 +249,30 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 		n += int64(k)
 		return err
 	}
-	put := func(parts ...string) error { // through the buffer
-		size := 0
-		for _, p := range parts {
-			size += len(p)
-		}
-		if len(buf)+size > cap(buf) {
-			if err := write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-		for _, p := range parts {
-			buf = append(buf, p...) // a piece longer than the buffer grows it
-		}
-		return nil
+	flush := func() error {
+		err := write(buf)
+		buf = buf[:0]
+		return err
 	}
-	out := func(run string) error { // a long run straight, after what the buffer holds
+	// out writes a stretch of the text read: a long one straight from it,
+	// with no copy where w is an io.StringWriter (a file), after what the
+	// buffer holds; a short one through the buffer.
+	out := func(run string) error {
 		if len(run) < 4<<10 {
-			return put(run)
+			if len(buf)+len(run) > 16<<10 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			buf = append(buf, run...)
+			return nil
 		}
-		if err := write(buf); err != nil {
+		if err := flush(); err != nil {
 			return err
 		}
-		buf = buf[:0]
-		return write(unsafe.Slice(unsafe.StringData(run), len(run)))
+		k, err := io.WriteString(w, run)
+		n += int64(k)
+		return err
 	}
 	if d.bom {
 		buf = append(buf, utf8BOM...)
@@ -283,55 +281,47 @@ func (d *doc) writeTo(w io.Writer) (int64, error) {
 		return n, err
 	}
 	for i := 0; i < len(d.lines); {
-		j, run := d.unedited(i)
-		var err error
-		if j > i {
-			err = out(run)
-		} else {
-			l := d.lines[i]
-			err, j = put(l.text, l.eol.String()), i+1
+		if j, run := d.unedited(i); j > i {
+			if err := out(run); err != nil {
+				return n, err
+			}
+			i = j
+			continue
 		}
-		if err != nil {
+		l := d.lines[i]
+		if eol := l.eol.String(); len(buf)+len(l.text)+len(eol) <= cap(buf) {
+			buf = append(append(buf, l.text...), eol...)
+		} else if err := flush(); err != nil {
 			return n, err
+		} else {
+			buf = append(append(buf, l.text...), eol...) // a line longer than the buffer grows it
 		}
-		i = j
+		i++
 	}
 	if err := out(d.post); err != nil {
 		return n, err
 	}
-	return n, write(buf)
+	return n, flush()
 }
 
 // unedited returns the run of lines from i that are, byte for byte, a
-// stretch of src: the index after its last line, and the stretch. A line
-// with text is in the run when its text is the very memory of src where
-// the run has come to (lines are cut from src sharing its memory, an edit
-// makes new strings); an empty line, when its ending is src's there. The
-// run is empty when line i has no text in src.
+// stretch of src: the index after its last line, and the stretch. Each line
+// of the run starts in src where the one before it ended (line.at) and
+// ends as src does there. The run is empty when line i is not src's.
 func (d *doc) unedited(i int) (int, string) {
-	l := d.lines[i]
-	if l.text == "" || d.src == "" {
+	if d.lines[i].at == 0 {
 		return i, ""
 	}
-	base := uintptr(unsafe.Pointer(unsafe.StringData(d.src)))
-	p := uintptr(unsafe.Pointer(unsafe.StringData(l.text)))
-	if p < base || p >= base+uintptr(len(d.src)) {
-		return i, ""
-	}
-	start := int(p - base)
-	at, j := start, i
+	start := int(d.lines[i].at - 1)
+	pos, j := start, i
 	for ; j < len(d.lines); j++ {
 		l := d.lines[j]
-		if l.text != "" && (uintptr(unsafe.Pointer(unsafe.StringData(l.text))) != base+uintptr(at) || at+len(l.text) > len(d.src)) {
+		if int(l.at)-1 != pos || pos+len(l.text) > len(d.src) || !strings.HasPrefix(d.src[pos+len(l.text):], l.eol.String()) {
 			break
 		}
-		eol := l.eol.String()
-		if !strings.HasPrefix(d.src[at+len(l.text):], eol) {
-			break
-		}
-		at += len(l.text) + len(eol)
+		pos += len(l.text) + len(l.eol.String())
 	}
-	return j, d.src[start:at]
+	return j, d.src[start:pos]
 }
 
 // equal reports whether bytes would return b.
@@ -540,7 +530,8 @@ func hasMarker(s string) bool { return strings.Contains(s, "```") || strings.Con
 
 // setText replaces the text of line i.
 func (d *doc) setText(i int, text string) {
-	d.lines[d.at(i)].text = text
+	l := &d.lines[d.at(i)]
+	l.text, l.at = text, 0
 	d.noFence = d.noFence && !hasMarker(text)
 }
 

@@ -1,7 +1,6 @@
 package mdstore
 
 import (
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -524,23 +523,6 @@ func (q *Questions) fresh() {
 func (q *Questions) edited() {
 	q.stale = true
 	q.gen++
-}
-
-// Clone returns a copy of q that can be read and edited on one goroutine
-// while q is read on another: the two share only the text they were
-// parsed from and what no edit changes. A copy costs a copy of the block
-// list, not a second parse.
-func (q *Questions) Clone() *Questions {
-	c := *q
-	c.d.lines = slices.Clone(q.d.lines) // an edit splices lines in place
-	slab := make([]Block, len(q.blocks))
-	c.blocks = make([]*Block, len(q.blocks))
-	for i, b := range q.blocks {
-		slab[i] = *b
-		slab[i].q, slab[i].fields, slab[i].parsed = &c, nil, false // read again from c
-		c.blocks[i] = &slab[i]
-	}
-	return &c
 }
 
 // Blocks returns the question blocks in file order.

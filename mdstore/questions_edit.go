@@ -244,7 +244,7 @@ func AppendRecord(b []byte, heading string, kvs ...KV) []byte {
 		if len(tail.lines) == 0 {
 			tail.lines = []line{{}}
 		}
-		tail.lines[0].text = utf8BOM + tail.lines[0].text
+		tail.setText(0, utf8BOM+tail.lines[0].text)
 	}
 	if cut > 0 {
 		tail.nl = splitDoc(b[:bytes.IndexByte(b, '\n')+1]).nl

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -22,57 +21,6 @@ func txWorkspace(t *testing.T, files map[string]string) *Workspace {
 		}
 	}
 	return &Workspace{Dir: dir}
-}
-
-func inode(t *testing.T, path string) uint64 {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Sys().(*syscall.Stat_t).Ino
-}
-
-// A decision that fits in the page where decisions.md ends is appended in
-// place (same inode); one that would cross into the next page, or a change
-// that is not an append, replaces the file by rename. The bytes are the
-// same either way.
-func TestDecisionsAppend(t *testing.T) {
-	page := os.Getpagesize()
-	entry := "\n## q-2026-11-29-002 answered\nanswer: yes\n"
-	for _, tc := range []struct {
-		name, before, after string
-		inPlace             bool
-	}{
-		{"fits", "# Decisions\n", "# Decisions\n" + entry, true},
-		{"fills the page", strings.Repeat("x", page-len(entry)), strings.Repeat("x", page-len(entry)) + entry, true},
-		{"crosses a page", strings.Repeat("x", page-len(entry)+1), strings.Repeat("x", page-len(entry)+1) + entry, false},
-		{"starts a page", strings.Repeat("x", page), strings.Repeat("x", page) + entry, true},
-		{"not an append", "# Decisions\nold\n", "# Decisions\nnew\n" + entry, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ws := txWorkspace(t, map[string]string{DecisionsFile: tc.before})
-			path := ws.Path(DecisionsFile)
-			ino := inode(t, path)
-			_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
-				if _, err := tx.Read(DecisionsFile); err != nil {
-					return 0, err
-				}
-				tx.Write(DecisionsFile, []byte(tc.after))
-				return 0, nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := os.ReadFile(path)
-			if string(got) != tc.after {
-				t.Errorf("got %q, want %q", got, tc.after)
-			}
-			if same := inode(t, path) == ino; same != tc.inPlace {
-				t.Errorf("appended in place: got %v, want %v", same, tc.inPlace)
-			}
-		})
-	}
 }
 
 // A writer that ignores the lock and changes a file between the read and
@@ -212,35 +160,13 @@ func TestHasDecision(t *testing.T) {
 	}
 }
 
-// A decision that cannot be appended in place (the file cannot be opened
-// for writing, or is not the one read) is left to the rename, which needs
-// only the directory: appendInPage says it did nothing, without an error.
-func TestAppendInPageLeavesItToTheRename(t *testing.T) {
-	dir := t.TempDir()
-	orig, data := []byte("# Decisions\n"), []byte("# Decisions\n\n## q-1 answered\n")
-	if done, err := appendInPage(filepath.Join(dir, "missing.md"), orig, data); done || err != nil {
-		t.Errorf("missing file: got %v, %v; want false, nil", done, err)
-	}
-	other := filepath.Join(dir, "other.md")
-	if err := os.WriteFile(other, []byte("# Decisions, edited\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if done, err := appendInPage(other, orig, data); done || err != nil {
-		t.Errorf("another size: got %v, %v; want false, nil", done, err)
-	}
-	if b, _ := os.ReadFile(other); string(b) != "# Decisions, edited\n" {
-		t.Errorf("another size: the file became %q", b)
-	}
-}
-
-// splitLines cuts a large text in two halves on two goroutines and gives
-// the lines one pass gives, whatever the endings and wherever the middle
-// falls.
-func TestSplitLinesInHalves(t *testing.T) {
+// splitLines gives the lines strings.Cut finds, whatever the endings and
+// however the file ends.
+func TestSplitLines(t *testing.T) {
 	for _, tail := range []string{"", "last", "last\r", "\r\n", "\n\n"} {
 		for _, nl := range []string{"\n", "\r\n"} {
 			var b strings.Builder
-			for i := 0; b.Len() < parallelSplit+1000; i++ {
+			for i := 0; b.Len() < 64<<10; i++ {
 				fmt.Fprintf(&b, "line %d%s", i, nl)
 				if i%7 == 0 {
 					b.WriteString(nl) // a blank line
@@ -270,79 +196,8 @@ func TestSplitLinesInHalves(t *testing.T) {
 	}
 }
 
-// A gate that fails stops the commit before anything is seen written: the
-// files keep their bytes and no temporary file is left, whether the gate
-// is waited for after a temporary file was written, before an append, or
-// at the end of a commit that writes nothing, and whether its check ends
-// before the commit comes to it or after. One that passes lets every
-// write through.
-func TestGate(t *testing.T) {
-	refused := fmt.Errorf("refused")
-	files := map[string]string{QuestionsFile: "# Questions\n", StateFile: "# State\n", DecisionsFile: "# Decisions\n"}
-	for _, tc := range []struct {
-		name  string
-		write func(tx *Tx)
-	}{
-		{"questions.md as lines", func(tx *Tx) {
-			tx.WriteContent(QuestionsFile, ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n")))
-		}},
-		{"state.md as bytes", func(tx *Tx) { tx.Write(StateFile, []byte("# State\nnew\n")) }},
-		{"an append to decisions.md", func(tx *Tx) { tx.Write(DecisionsFile, []byte("# Decisions\n\n## q-2026-11-29-001 answered\n")) }},
-		{"nothing", func(tx *Tx) {}},
-	} {
-		for _, pass := range []bool{false, true} {
-			for _, late := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s, passes %v, late %v", tc.name, pass, late), func(t *testing.T) {
-					ws := txWorkspace(t, files)
-					_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {
-						for name := range files {
-							if _, err := tx.Read(name); err != nil {
-								return 0, err
-							}
-						}
-						check := make(chan error, 1)
-						send := func() {
-							if pass {
-								check <- nil
-							} else {
-								check <- refused
-							}
-						}
-						if late {
-							time.AfterFunc(20*time.Millisecond, send)
-						} else {
-							send()
-						}
-						tx.Gate(check)
-						tc.write(tx)
-						return 0, nil
-					})
-					if pass != (err == nil) || !pass && err != refused {
-						t.Fatalf("got error %v", err)
-					}
-					entries, _ := os.ReadDir(ws.Dir)
-					changed := 0
-					for _, e := range entries {
-						b, _ := os.ReadFile(filepath.Join(ws.Dir, e.Name()))
-						want, known := files[e.Name()]
-						switch {
-						case !known && e.Name() != LockFile:
-							t.Errorf("left behind: %s", e.Name())
-						case known && string(b) != want:
-							changed++
-						}
-					}
-					if want := map[bool]int{false: 0, true: 1}[pass && tc.name != "nothing"]; changed != want {
-						t.Errorf("%d files changed, want %d", changed, want)
-					}
-				})
-			}
-		}
-	}
-}
-
-// A decision appended in place does not end the commit: a file written in
-// the same transaction after decisions.md is written too.
+// A decision appended to decisions.md does not end the commit: a file
+// written in the same transaction after decisions.md is written too.
 func TestAppendThenAnotherFile(t *testing.T) {
 	ws := txWorkspace(t, map[string]string{DecisionsFile: "# Decisions\n"})
 	_, err := Transact(context.Background(), ws, time.Second, func(tx *Tx) (int, error) {

@@ -1,13 +1,12 @@
 package mdstore
 
 import (
+	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // File names inside a feature directory.
@@ -37,11 +36,6 @@ type Workspace struct {
 	Devrites string // the .devrites directory, or "" when unknown
 	Project  string // the directory holding .devrites (else Dir)
 	Slug     string
-	// Mapped lets transactions map the files they read into memory
-	// instead of copying them, where the file system gives every write a
-	// change time of its own (see the package doc, Mapped reads). A
-	// mapping lasts as long as the process: for one that is short.
-	Mapped bool
 }
 
 // slugShaped reports whether s is 1 to 64 bytes of lower-case ASCII
@@ -225,61 +219,70 @@ func ProjectDir(loc Locator) (string, error) {
 	}
 }
 
-// Maps reports whether transactions map the files they read (Mapped, where
-// change times are fine-grained).
-func (ws *Workspace) Maps() bool { return ws.Mapped && fineTimes(ws.Dir) }
-
 // Path returns the path of a file in the feature directory.
 func (ws *Workspace) Path(name string) string { return filepath.Join(ws.Dir, name) }
 
 // ReadFile reads a workspace file without the lock. Writes are atomic
 // renames, so each file read is whole; two files read this way may come from
 // different transactions. Files that must be regular and are not are refused.
+// What is returned has room after it for a record appended (AppendRecord)
+// without a copy.
 func (ws *Workspace) ReadFile(name string) ([]byte, error) {
-	b, _, _, err := ws.readFile(name, false)
-	return b, err
-}
-
-// readFile is ReadFile with the identity of what it read, from the same
-// open file. mapped asks for the file mapped into memory, and it reports
-// whether it was (a file smaller than mapMin is read).
-func (ws *Workspace) readFile(name string, mapped bool) ([]byte, fileID, bool, error) {
 	p := ws.Path(name)
-	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	fh, err := OpenRegular(p, os.O_RDONLY, 0)
+	var nr *NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fileID{}, false, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
-	case errors.Is(err, syscall.ELOOP):
-		return nil, fileID{}, false, notRegular(p)
+		return nil, Errorf(ErrMissing, "%s: missing", p).Fix(RunDoctor, "")
+	case errors.As(err, &nr):
+		return nil, notRegular(p)
 	case err != nil:
-		return nil, fileID{}, false, err
+		return nil, err
 	}
 	defer fh.Close()
+	var b bytes.Buffer
+	if fi, err := fh.Stat(); err == nil {
+		b.Grow(int(fi.Size()) + 4096)
+	}
+	if _, err := b.ReadFrom(fh); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// NotRegularError is OpenRegular's error for a path that holds something
+// other than a regular file.
+type NotRegularError struct {
+	Path string
+	Type string // what is there (FileType)
+}
+
+func (e *NotRegularError) Error() string { return e.Path + ": not a regular file (" + e.Type + ")" }
+
+// OpenRegular opens path with flag (and perm, for a file it creates) only
+// when it is a regular file: it never follows a symbolic link at the end
+// of path and never waits on a named pipe, by each system's means (see the
+// package doc, Systems). Anything else there is a *NotRegularError.
+func OpenRegular(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	fh, err := openNoFollow(path, flag, perm)
+	if err != nil {
+		// A link (ELOOP), a pipe without a reader (ENXIO), a directory
+		// (EISDIR): lstat says which.
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return nil, &NotRegularError{Path: path, Type: FileType(fi.Mode())}
+		}
+		return nil, err
+	}
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, fileID{}, false, err
+		_ = fh.Close()
+		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fileID{}, false, notRegular(p)
+		_ = fh.Close()
+		return nil, &NotRegularError{Path: path, Type: FileType(fi.Mode())}
 	}
-	if mapped {
-		if b, ok := mapFile(fh, fi.Size()); ok {
-			return b, idOf(fi), true, nil
-		}
-	}
-	// Room for a record appended in place (AppendRecord) without a copy.
-	b := make([]byte, fi.Size(), fi.Size()+4096)
-	n, err := io.ReadFull(fh, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fileID{}, false, err
-	}
-	if n < len(b) {
-		return b[:n], fileID{size: -1}, false, nil // shrinking as it was read: compared again before a write
-	}
-	if rest, _ := io.ReadAll(fh); len(rest) > 0 {
-		return append(b, rest...), fileID{size: -1}, false, nil // growing as it was read
-	}
-	return b, idOf(fi), false, nil
+	return fh, nil
 }
 
 func notRegular(p string) error {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,9 +21,6 @@ import (
 	"github.com/devrites/devrites-engine/serve"
 )
 
-// serveMemoryLimit is the server's soft memory limit (debug.SetMemoryLimit).
-const serveMemoryLimit = 20 << 20
-
 func main() {
 	app.Main(app.Options{Serve: serveRequest})
 }
@@ -32,14 +28,6 @@ func main() {
 // serveRequest serves until SIGINT or SIGTERM: requests in flight finish,
 // live-update streams end, and the command exits 0.
 func serveRequest(ctx context.Context, r *app.ServeRequest) error {
-	// The server lives long and reads a workspace per request: the
-	// collector keeps its default pace, with a limit that keeps the heap
-	// near what one request holds (about 12 MB at 10,000 questions) rather
-	// than twice the largest ever held; with the program's own 11 MB it
-	// stays under 32 MB. GOMEMLIMIT from the caller wins.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(serveMemoryLimit)
-	}
 	l := serve.Listen{Addr: r.Listen, AllowRemote: r.AllowRemote, TLSCert: r.TLSCert, TLSKey: r.TLSKey}
 	checked, err := l.Check()
 	if err != nil {

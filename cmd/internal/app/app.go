@@ -7,17 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
@@ -244,10 +239,7 @@ func allFlags() []cli.Flag {
 // wrap gives an action its env and names the command in its errors.
 func wrap(cmd string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		var err error
-		if fault := mdstore.Catch(func() { err = action(c) }); fault != nil {
-			err = fault // a mapped file cut short under the command
-		}
+		err := action(c)
 		var s status
 		if err == nil || errors.As(err, &s) {
 			return err
@@ -332,12 +324,6 @@ func (e *env) open() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.openWorkspace(ws)
-}
-
-// openWorkspace prepares the engine of a found workspace.
-func (e *env) openWorkspace(ws *mdstore.Workspace) (*engine.Engine, error) {
-	budgetMemory(workspaceBudget(ws))
 	return e.engineOf(ws)
 }
 
@@ -356,112 +342,7 @@ func (e *env) engineOf(ws *mdstore.Workspace) (*engine.Engine, error) {
 }
 
 // workspace finds the workspace to act on.
-func (e *env) workspace() (*mdstore.Workspace, error) {
-	ws, err := mdstore.Find(e.locator())
-	if err == nil {
-		e.mapUnlessTerminal(ws)
-	}
-	return ws, err
-}
-
-// mapUnlessTerminal lets ws's files be mapped into memory rather than
-// copied (Workspace.Mapped) unless standard input is a terminal, where a
-// person may keep a command running: a command is short, and its mappings
-// go with it.
-func (e *env) mapUnlessTerminal(ws *mdstore.Workspace) {
-	f, ok := e.stdin.(*os.File)
-	ws.Mapped = !ok || !term.IsTerminal(int(f.Fd()))
-}
-
-// budgetMemory sets how the collector works for the rest of a command: it
-// runs only when the heap nears budget. A command is short: it reads its
-// files, holds them and their lines while it works, and exits. The default
-// collector runs whenever the heap has doubled, which costs time while the
-// heap is small, and lets it grow to twice what it holds, past the 32 MB
-// SPEC §12 allows; near a budget it runs only when it must. A file of very
-// short lines can hold more than the budget in its lines: after a
-// collection that finds the heap still near the budget, the budget grows
-// (nextBudget), so the collector does not run again and again. GOGC or
-// GOMEMLIMIT set by the caller are left as they are. It returns what stops
-// the watch, for tests.
-func budgetMemory(budget int64) (stop func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	debug.SetMemoryLimit(budget)
-	debug.SetGCPercent(-1)
-	return watchBudget(budget)
-}
-
-// workspaceBudget is the budget of a command on ws: 27 MiB, or two and a
-// half times the size of the workspace's three files when that is more.
-// On a workspace of 10,000 questions (9 MB of files) a resolve allocates
-// about 18 MB in all, which fits: no collection runs, where the default
-// collector would have run three or four and cost a tenth of the time (at
-// 24 MiB one collection still ran, and took 5 ms of 37). A command that
-// reads every question (doctor) allocates more, and is collected as it
-// nears the budget. Added to the binary's and the runtime's own memory,
-// the budget keeps every command under 32 MB at 10,000 questions. Files a
-// command maps into memory (Workspace.Maps) are not in the heap, and come
-// off the budget.
-func workspaceBudget(ws *mdstore.Workspace) int64 {
-	var size int64
-	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
-		if fi, err := os.Stat(ws.Path(name)); err == nil {
-			size += fi.Size()
-		}
-	}
-	budget := max(27<<20, size*5/2)
-	if ws.Maps() {
-		budget -= size
-	}
-	return budget
-}
-
-// watchBudget looks at the live heap after each collection (a finalizer
-// runs once a collection has found its object unreachable) and moves the
-// budget as nextBudget says, until stop is called.
-func watchBudget(budget int64) (stop func()) {
-	var stopped atomic.Bool
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	high := 0
-	type sentinel struct{ _ *int } // not a tiny allocation, whose finalizer may never run
-	var arm func()
-	arm = func() {
-		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
-			if stopped.Load() {
-				return
-			}
-			metrics.Read(live)
-			var b int64
-			if b, high = nextBudget(budget, int64(live[0].Value.Uint64()), high); b != budget {
-				budget = b
-				debug.SetMemoryLimit(b)
-			}
-			arm()
-		})
-	}
-	arm()
-	return func() { stopped.Store(true) }
-}
-
-// nextBudget is the budget after a collection that found live bytes in
-// use, given how many collections in a row before it found the heap near
-// the budget (high): the same budget while the live bytes are under four
-// fifths of it; else half as much again as them, so that the next
-// collection waits until half as much again has been allocated, as with
-// GOGC=50. Near the budget, it grows only when a second collection in a
-// row finds the heap there: one may have met a passing peak (the largest
-// file read and parsed at once), the next would have had it collected.
-func nextBudget(budget, live int64, high int) (int64, int) {
-	switch {
-	case live*5 <= budget*4:
-		return budget, 0
-	case live <= budget && high == 0:
-		return budget, 1
-	}
-	return live * 3 / 2, 0
-}
+func (e *env) workspace() (*mdstore.Workspace, error) { return mdstore.Find(e.locator()) }
 
 // print writes v as JSON, or text for people (unless --quiet).
 func (e *env) print(v any, text string) {

@@ -35,7 +35,6 @@ func cmdDoctor(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	budgetMemory(workspaceBudget(ws))
 	rep, err := engine.Doctor(e.ctx, ws, e.now, c.Duration("lock-timeout"), c.Bool("fix"))
 	if rep == nil {
 		return err

@@ -184,23 +184,9 @@ func cmdMergeDriver(c *cli.Context) error {
 			Hint("git runs it: merge." + gitdriver.Name + ".driver = devrites-engine merge-driver %O %A %B %P (set by git install)")
 	}
 	a := c.Args().Slice()
-	budgetMemory(mergeBudget(a[0], a[1], a[2]))
 	if code := gitdriver.Run(c.Context, a[0], a[1], a[2], a[3], c.App.ErrWriter); code != 0 {
 		return status(code)
 	}
 	return nil
 }
 
-// mergeBudget is the memory budget of a merge (budgetMemory): 22 MiB, or
-// four times the largest version when that is more. A merge reads one
-// version at a time and keeps a summary of each (see merge.Source); at
-// 10,000 questions (5 MB a version) it stays under 30 MB.
-func mergeBudget(files ...string) int64 {
-	var largest int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			largest = max(largest, fi.Size())
-		}
-	}
-	return max(22<<20, 4*largest)
-}

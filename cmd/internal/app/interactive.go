@@ -261,8 +261,7 @@ func (e *env) openAll() ([]*engine.Engine, error) {
 	}
 	engines := make([]*engine.Engine, 0, len(all))
 	for _, ws := range all {
-		e.mapUnlessTerminal(ws)
-		eng, err := e.engineOf(ws) // no memory budget: a person's session is not a short command
+		eng, err := e.engineOf(ws)
 		if err != nil {
 			e.warn([]string{ws.Slug + " is left out: " + err.Error()})
 			continue

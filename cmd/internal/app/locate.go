@@ -51,6 +51,5 @@ func (e *env) openFor(ids ...string) (*engine.Engine, error) {
 	if active, err := mdstore.Find(loc); err != nil || active.Dir != holder.Dir {
 		e.warn([]string{holderID + " is a question of " + holder.Slug + ", not of the active feature: acting on " + holder.Dir})
 	}
-	e.mapUnlessTerminal(holder)
-	return e.openWorkspace(holder)
+	return e.engineOf(holder)
 }
