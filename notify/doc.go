@@ -16,14 +16,17 @@
 //     cut to MaxOutput bytes, in notify.log with the time, event, qid, exit
 //     status and duration of the run.
 //   - notify.log is opened without following a symbolic link and without
-//     waiting (O_NOFOLLOW, O_NONBLOCK), and written only when what was opened
-//     is a regular file: a link to a file elsewhere, a named pipe or a device
-//     there is left alone, and Outcome.LogErr says so.
+//     waiting (mdstore.OpenRegular, whose doc says how each system does it),
+//     and written only when what was opened is a regular file: a link to a
+//     file elsewhere, a named pipe or a device there is left alone, and
+//     Outcome.LogErr says so.
 //   - Fire never returns an error that should fail the caller: the hook is
 //     best effort, and the outcome says what happened for a warning.
 //
 // Limits: a process that leaves the hook's group on purpose (setsid, a
-// daemon) is not killed. notify.log is appended to with O_APPEND, one write
+// daemon) is not killed. Windows has no process groups: there only the
+// hook's own process is killed, and the hook runs through sh, which Git for
+// Windows provides. notify.log is appended to with O_APPEND, one write
 // per run, and is rotated to notify.log.1 past MaxLog bytes; two engines
 // rotating at the same moment may lose an entry.
 package notify

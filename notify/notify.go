@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -172,7 +171,7 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	cmd.Env = append(callerEnv(), ev.Env()...)
 	cmd.Stdin = &stdin
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.WaitDelay = time.Second // a grandchild holding the pipe cannot hold us
 
 	timeout := h.Timeout
@@ -197,15 +196,15 @@ func Fire(ctx context.Context, h Hook, ev Event) Outcome {
 	case err = <-done:
 	case <-timer.C:
 		o.TimedOut = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		err = <-done
 	case <-ctx.Done():
 		interrupted = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		err = <-done
 	}
 	// Whatever it left in its group goes too.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killGroup(cmd)
 	o.Duration = time.Since(start)
 	o.Output = out.String()
 	var exitErr *exec.ExitError
@@ -291,36 +290,16 @@ func (h Hook) log(ev Event, o Outcome) error {
 
 // openLog opens path for appending, creating it as a regular file. It does
 // not follow a symbolic link (which could point outside the workspace) and
-// does not wait: opening a named pipe for writing would block until a reader
-// came. Whatever is opened must be a regular file, else it is closed
-// unwritten. The descriptor is made blocking again before it is used.
+// does not wait on a named pipe (mdstore.OpenRegular); anything but a
+// regular file is closed unwritten.
 func openLog(path string) (*os.File, error) {
-	notRegular := func(what string) error {
-		return fmt.Errorf("%s: not a regular file (%s): the notify hook's outcome was not logged", path, what)
-	}
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|
-		syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
-		// ELOOP is a link, ENXIO a named pipe with no reader, EISDIR a
-		// directory; Lstat says which it is.
-		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
-			return nil, notRegular(mdstore.FileType(fi.Mode()))
-		}
+	f, err := mdstore.OpenRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	var nr *mdstore.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("%s: not a regular file (%s): the notify hook's outcome was not logged", path, nr.Type)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		_ = syscall.Close(fd)
-		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
-	}
-	f := os.NewFile(uintptr(fd), path)
-	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("%s: %w: the notify hook's outcome was not logged", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		_ = f.Close()
-		return nil, notRegular(mdstore.FileType(fi.Mode()))
 	}
 	return f, nil
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -31,11 +30,7 @@ func stamp(wss []*mdstore.Workspace) string {
 				fmt.Fprintf(h, "%s -\x00", name)
 				continue
 			}
-			var ino uint64
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				ino = st.Ino
-			}
-			fmt.Fprintf(h, "%s %d %d %d\x00", name, fi.Size(), fi.ModTime().UnixNano(), ino)
+			fmt.Fprintf(h, "%s %d %d %d\x00", name, fi.Size(), fi.ModTime().UnixNano(), inode(fi))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command bench times three devrites-engine commands, each against its own
 // I/O floor (scripts/iofloor), on generated workspaces, as SPEC §12 asks. It
 // is run by scripts/bench.sh, which builds both binaries first.

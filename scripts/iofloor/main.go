@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command iofloor is the baseline the engine is measured against: the least
 // a command must do on disk, done the way the engine does it, with nothing
 // else. scripts/bench.sh runs it beside the engine, one mode per command:
