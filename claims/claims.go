@@ -11,8 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // Names in the .devrites directory.
@@ -238,21 +239,17 @@ func Read(dir string) (*Set, error) {
 }
 
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := mdstore.OpenRegular(path, os.O_RDONLY, 0)
+	var nr *mdstore.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	case errors.Is(err, syscall.ELOOP):
+	case errors.As(err, &nr):
 		return nil, notRegular(path)
 	case err != nil:
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, notRegular(path)
-	}
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, err

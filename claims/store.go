@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -191,16 +190,13 @@ func appendFile(path string, data []byte) error {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		created = true
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if errors.Is(err, syscall.ELOOP) {
+	f, err := mdstore.OpenRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	var nr *mdstore.NotRegularError
+	if errors.As(err, &nr) {
 		return notRegular(path)
 	}
 	if err != nil {
 		return err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return notRegular(path)
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -210,18 +206,9 @@ func appendFile(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil && created {
-		err = syncDir(filepath.Dir(path))
+		err = mdstore.SyncDir(filepath.Dir(path))
 	}
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // newID is a fresh claim id, one no record of set has.

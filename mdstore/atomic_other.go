@@ -21,8 +21,8 @@ func newPending(path string) (*pendingFile, error) {
 		renameio.WithTempDir(filepath.Dir(path)))
 }
 
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
+// SyncDir makes a rename or a new file in dir durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -61,6 +61,6 @@ func (t *pendingFile) CloseAtomicallyReplace() error {
 	return nil
 }
 
-// syncDir does nothing: Windows cannot open a directory for FlushFileBuffers,
+// SyncDir does nothing: Windows cannot open a directory for FlushFileBuffers,
 // and NTFS journals the rename itself.
-func syncDir(string) error { return nil }
+func SyncDir(string) error { return nil }

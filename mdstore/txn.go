@@ -287,7 +287,7 @@ func replace(path string, t *pendingFile) error {
 	if err := t.CloseAtomicallyReplace(); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
 // lock takes the workspace's exclusive flock on .lock, waiting until timeout.

@@ -189,4 +189,3 @@ func cmdMergeDriver(c *cli.Context) error {
 	}
 	return nil
 }
-
