@@ -15,9 +15,9 @@ type pendingFile = renameio.PendingFile
 
 // newPending creates the temporary file beside path (where renameio would
 // otherwise probe $TMPDIR with a test rename on every write), with path's
-// permissions, else 0644.
-func newPending(path string) (*pendingFile, error) {
-	return renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithExistingPermissions(),
+// permissions, else perm.
+func newPending(path string, perm os.FileMode) (*pendingFile, error) {
+	return renameio.NewPendingFile(path, renameio.WithPermissions(perm), renameio.WithExistingPermissions(),
 		renameio.WithTempDir(filepath.Dir(path)))
 }
 

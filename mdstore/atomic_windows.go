@@ -18,8 +18,9 @@ type pendingFile struct {
 }
 
 // newPending creates the temporary file beside path, named as renameio
-// names its own ("." + the name + digits), which IsTemp knows.
-func newPending(path string) (*pendingFile, error) {
+// names its own ("." + the name + digits), which IsTemp knows. Windows
+// keeps only a read-only bit, so perm is not applied.
+func newPending(path string, _ os.FileMode) (*pendingFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"*")
 	if err != nil {
 		return nil, err

@@ -224,7 +224,7 @@ func (tx *Tx) commit() error {
 		if write == nil {
 			write = bytesContent(f.data)
 		}
-		t, err := prepare(tx.ws.Path(name), write.WriteTo)
+		t, err := prepare(tx.ws.Path(name), 0o644, write.WriteTo)
 		if err != nil {
 			return err
 		}
@@ -252,9 +252,13 @@ func (b bytesContent) Equal(c []byte) bool { return bytes.Equal(b, c) }
 
 // WriteAtomic replaces path with data: a temporary file in the same
 // directory, fsync, rename, fsync of the directory. The file keeps its
-// permissions; a path that exists and is not a regular file is refused.
-func WriteAtomic(path string, data []byte) error {
-	t, err := prepare(path, bytesContent(data).WriteTo)
+// permissions (a new one gets 0644); a path that exists and is not a
+// regular file is refused.
+func WriteAtomic(path string, data []byte) error { return WriteAtomicPerm(path, data, 0o644) }
+
+// WriteAtomicPerm is WriteAtomic for a file that, when new, gets perm.
+func WriteAtomicPerm(path string, data []byte, perm fs.FileMode) error {
+	t, err := prepare(path, perm, bytesContent(data).WriteTo)
 	if err != nil {
 		return err
 	}
@@ -264,13 +268,13 @@ func WriteAtomic(path string, data []byte) error {
 
 // prepare is the first half of WriteAtomic, for what write writes: the
 // temporary file, written. A failure leaves no file behind.
-func prepare(path string, write func(io.Writer) (int64, error)) (*pendingFile, error) {
+func prepare(path string, perm fs.FileMode, write func(io.Writer) (int64, error)) (*pendingFile, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, Errorf(ErrMalformed, "%s: not a regular file", path)
 	}
 	// The temporary file goes in the same directory, where the rename
 	// cannot cross file systems and doctor finds what a kill leaves.
-	t, err := newPending(path)
+	t, err := newPending(path, perm)
 	if err != nil {
 		return nil, err
 	}

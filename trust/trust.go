@@ -14,7 +14,8 @@ import (
 	"strings"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // Verdict is what the store says of a file's content.
@@ -236,7 +237,7 @@ func (s *Store) edit(change func([]Entry) ([]Entry, error)) error {
 	for _, e := range entries {
 		b.WriteString(e.SHA256 + "  " + e.Path + "\n")
 	}
-	return renameio.WriteFile(s.path, []byte(b.String()), 0o600)
+	return mdstore.WriteAtomicPerm(s.path, []byte(b.String()), 0o600)
 }
 
 // Command is the command that trusts the file at path, as a person types
