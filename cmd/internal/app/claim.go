@@ -264,6 +264,24 @@ func claimHint(err error, c *cli.Context) error {
 	return err
 }
 
+// heldPaths normalises paths and returns the live claims of sessions
+// other than session ("": every session) that hold them.
+func (e *env) heldPaths(session string, paths []string) ([]string, []claims.Hold, error) {
+	paths, err := claims.Paths(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := e.claimStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := e.readClaims(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return paths, set.Held(paths, session, e.now()), nil
+}
+
 // raiseClaimCheck refuses a raise with --claim-check while another session
 // holds one of the paths live (exit 3, naming the owner): a person's answer
 // would not let the agent work on them, so it does other work and checks
@@ -283,19 +301,11 @@ func (e *env) raiseClaimCheck(c *cli.Context) error {
 	if err := claims.CheckSession(session); err != nil {
 		return err
 	}
-	paths, err := claims.Paths(c.StringSlice("claim-check"))
+	paths, holds, err := e.heldPaths(session, c.StringSlice("claim-check"))
 	if err != nil {
 		return err
 	}
-	s, err := e.claimStore()
-	if err != nil {
-		return err
-	}
-	set, err := e.readClaims(s)
-	if err != nil {
-		return err
-	}
-	if holds := set.Held(paths, session, e.now()); len(holds) > 0 {
+	if len(holds) > 0 {
 		return mdstore.WithHint(&claims.HeldError{Holds: holds}, append([]string{"nothing was raised"}, heldHints(holds, session, paths)...)...)
 	}
 	return nil
@@ -344,19 +354,10 @@ func cmdClaimCheck(c *cli.Context) error {
 			return err
 		}
 	}
-	paths, err := claims.Paths(c.Args().Slice())
+	paths, holds, err := e.heldPaths(session, c.Args().Slice())
 	if err != nil {
 		return err
 	}
-	s, err := e.claimStore()
-	if err != nil {
-		return err
-	}
-	set, err := e.readClaims(s)
-	if err != nil {
-		return err
-	}
-	holds := set.Held(paths, session, e.now())
 	held := []map[string]any{}
 	if len(holds) > 0 {
 		held = heldJSON(&claims.HeldError{Holds: holds})["held"].([]map[string]any)
