@@ -390,3 +390,35 @@ func TestExampleSlackAnswerLink(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleSecretFromFile: a secret is read from the file NAME_FILE names
+// outside the project directory; a file inside it is refused and nothing
+// is sent.
+func TestExampleSecretFromFile(t *testing.T) {
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl is not installed: webhook.sh needs it for the signature")
+	}
+	svc := newService(t, http.StatusNoContent)
+	const secret = "from a file"
+	file := filepath.Join(t.TempDir(), "webhook-secret")
+	if err := os.WriteFile(file, []byte(secret+"\nsecond line ignored\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := runExample(t, "webhook.sh", map[string]string{"WEBHOOK_URL": svc.URL, "WEBHOOK_SECRET": "", "WEBHOOK_SECRET_FILE": file}, hostileEvent("raised"))
+	if !o.OK() {
+		t.Fatalf("hook failed: %v\n%s", o.Err, o.Output)
+	}
+	r := svc.only(t)
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(r.body)
+	if got, want := r.header.Get("X-Devrites-Signature-256"), "sha256="+hex.EncodeToString(mac.Sum(nil)); got != want {
+		t.Errorf("got signature %q, want %q (the file's first line as the key)", got, want)
+	}
+
+	// Inside the project directory (the hook's working directory): refused.
+	o = runExample(t, "webhook.sh", map[string]string{"WEBHOOK_URL": svc.URL, "WEBHOOK_SECRET": "", "WEBHOOK_SECRET_FILE": "./secret"}, hostileEvent("raised"))
+	if o.OK() || !strings.Contains(o.Output, "WEBHOOK_SECRET_FILE is inside the project directory") {
+		t.Errorf("got %v, %q, want a refusal", o.Err, o.Output)
+	}
+	svc.only(t) // still the one request
+}

@@ -44,6 +44,10 @@ func read(t *testing.T, path string) string {
 
 func TestFireEnvAndStdin(t *testing.T) {
 	t.Setenv("DEVRITES_QID", "inherited-value-must-be-replaced")
+	// The caller's own DEVRITES_* never reach the hook, whatever they are.
+	t.Setenv("DEVRITES_SLUG", "decoy")
+	t.Setenv("DEVRITES_ANSWER_URL", "http://decoy.invalid/q")
+	t.Setenv("DEVRITES_ROUTE", "mallory")
 	h, dir := hookIn(t, `env > env.txt; cat > stdin.json; pwd > pwd.txt`, 10*time.Second)
 	ev := sampleEvent()
 	o := Fire(context.Background(), h, ev)

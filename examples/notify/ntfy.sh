@@ -3,11 +3,15 @@
 # server), with a priority from the gate.
 #
 #   .devrites/AFK
-#     notify: NTFY_URL=https://ntfy.sh/my-devrites-topic sh ./examples/notify/ntfy.sh
+#     notify: sh ./examples/notify/ntfy.sh
 #     notify_on: [raised, reminder]
 #
-#   NTFY_URL    the topic URL (required)
+#   NTFY_URL    the topic URL (required; on a public server the topic name
+#               is a secret)
 #   NTFY_TOKEN  an access token for a protected topic (optional)
+#
+# Each may instead be read from a file outside the repository:
+# NTFY_URL_FILE, NTFY_TOKEN_FILE (its first line).
 #
 # With serve_url set (devrites-engine serve), an open question's message gets
 # an "Answer" button that opens its answer page (DEVRITES_ANSWER_URL). That
@@ -18,6 +22,21 @@
 # characters. The URL and token reach curl through a config on a file
 # descriptor, not its arguments, so they do not show in the process list.
 set -eu
+# secret NAME: NAME from the environment, else the first line of the file
+# NAME_FILE names, which must lie outside the project directory (the hook
+# runs there): a secret is never a line committed with the repository.
+secret() {
+	eval "value=\${$1:-} file=\${$1_FILE:-}"
+	if [ -z "$value" ] && [ -n "$file" ]; then
+		case "$(cd "$(dirname "$file")" && pwd -P)/" in
+		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
+		esac
+		value=$(head -n 1 "$file")
+	fi
+	eval "$1=\$value"
+}
+secret NTFY_URL
+secret NTFY_TOKEN
 : "${NTFY_URL:?set NTFY_URL to the topic URL, e.g. https://ntfy.sh/my-devrites-topic}"
 
 # plain TEXT: TEXT without line breaks or characters a header cannot carry.

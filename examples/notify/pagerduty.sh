@@ -4,15 +4,31 @@
 # not open new incidents; an answer, a drop or a reject resolves it.
 #
 #   .devrites/AFK
-#     notify: PAGERDUTY_ROUTING_KEY=… sh ./examples/notify/pagerduty.sh
+#     notify: sh ./examples/notify/pagerduty.sh
 #     notify_on: [raised, reminder, resolved, dropped, rejected]
 #
-#   PAGERDUTY_ROUTING_KEY  the integration's routing key (required)
+#   PAGERDUTY_ROUTING_KEY  the integration's routing key (required), or
+#                          PAGERDUTY_ROUTING_KEY_FILE: a file outside the
+#                          repository that holds it
 #   PAGERDUTY_EVENTS_URL   default https://events.pagerduty.com/v2/enqueue
 #
 # The payload is built with printf and a JSON string encoder in awk (no jq);
 # the routing key travels in the body, on curl's stdin, never in arguments.
 set -eu
+# secret NAME: NAME from the environment, else the first line of the file
+# NAME_FILE names, which must lie outside the project directory (the hook
+# runs there): a secret is never a line committed with the repository.
+secret() {
+	eval "value=\${$1:-} file=\${$1_FILE:-}"
+	if [ -z "$value" ] && [ -n "$file" ]; then
+		case "$(cd "$(dirname "$file")" && pwd -P)/" in
+		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
+		esac
+		value=$(head -n 1 "$file")
+	fi
+	eval "$1=\$value"
+}
+secret PAGERDUTY_ROUTING_KEY
 : "${PAGERDUTY_ROUTING_KEY:?set PAGERDUTY_ROUTING_KEY to the Events API v2 routing key}"
 url=${PAGERDUTY_EVENTS_URL:-https://events.pagerduty.com/v2/enqueue}
 

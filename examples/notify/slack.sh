@@ -3,10 +3,12 @@
 # incoming webhook.
 #
 #   .devrites/AFK
-#     notify: SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T…/B…/… sh ./examples/notify/slack.sh
+#     notify: sh ./examples/notify/slack.sh
 #     notify_on: [raised, reminder, resolved]
 #
-#   SLACK_WEBHOOK_URL  the incoming webhook URL (required; it is a secret)
+#   SLACK_WEBHOOK_URL  the incoming webhook URL (required; it is a secret),
+#                      or SLACK_WEBHOOK_URL_FILE: a file outside the
+#                      repository that holds it
 #
 # The payload is built with printf and a JSON string encoder in awk (no jq):
 # every text is escaped for JSON, and &, < and > are escaped for Slack, so a
@@ -18,6 +20,20 @@
 # with a link to its answer page (DEVRITES_ANSWER_URL). That link answers the
 # question: post it only to a channel of people who may answer.
 set -eu
+# secret NAME: NAME from the environment, else the first line of the file
+# NAME_FILE names, which must lie outside the project directory (the hook
+# runs there): a secret is never a line committed with the repository.
+secret() {
+	eval "value=\${$1:-} file=\${$1_FILE:-}"
+	if [ -z "$value" ] && [ -n "$file" ]; then
+		case "$(cd "$(dirname "$file")" && pwd -P)/" in
+		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
+		esac
+		value=$(head -n 1 "$file")
+	fi
+	eval "$1=\$value"
+}
+secret SLACK_WEBHOOK_URL
 : "${SLACK_WEBHOOK_URL:?set SLACK_WEBHOOK_URL to the incoming webhook URL}"
 
 # json TEXT: TEXT as a JSON string literal, with Slack's &, < and > escaped.

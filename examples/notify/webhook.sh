@@ -4,11 +4,12 @@
 # from you.
 #
 #   .devrites/AFK
-#     notify: WEBHOOK_URL=https://example.com/devrites WEBHOOK_SECRET=… sh ./examples/notify/webhook.sh
+#     notify: WEBHOOK_URL=https://example.com/devrites sh ./examples/notify/webhook.sh
 #     notify_on: [raised, reminder, resolved, dropped, rejected]
 #
 #   WEBHOOK_URL     where to POST (required)
-#   WEBHOOK_SECRET  the shared HMAC key (required)
+#   WEBHOOK_SECRET  the shared HMAC key (required), or WEBHOOK_SECRET_FILE:
+#                   a file outside the repository that holds it
 #
 # Headers sent:
 #   Content-Type: application/json
@@ -24,6 +25,20 @@
 # runs (a few milliseconds): on a host shared with people you do not trust,
 # they could read it from the process list.
 set -eu
+# secret NAME: NAME from the environment, else the first line of the file
+# NAME_FILE names, which must lie outside the project directory (the hook
+# runs there): a secret is never a line committed with the repository.
+secret() {
+	eval "value=\${$1:-} file=\${$1_FILE:-}"
+	if [ -z "$value" ] && [ -n "$file" ]; then
+		case "$(cd "$(dirname "$file")" && pwd -P)/" in
+		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
+		esac
+		value=$(head -n 1 "$file")
+	fi
+	eval "$1=\$value"
+}
+secret WEBHOOK_SECRET
 : "${WEBHOOK_URL:?set WEBHOOK_URL to the endpoint}"
 : "${WEBHOOK_SECRET:?set WEBHOOK_SECRET to the shared key}"
 
