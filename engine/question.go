@@ -50,19 +50,23 @@ func validGate(g string) bool {
 
 // Question is a question block as callers and JSON see it.
 type Question struct {
-	QID         string   `json:"qid"`
-	Status      string   `json:"status"`
-	Slice       string   `json:"slice,omitempty"`
-	Gate        string   `json:"gate,omitempty"`
-	Question    string   `json:"question,omitempty"`
-	Options     []string `json:"options"`
-	Proposed    string   `json:"proposed,omitempty"`
-	SLA         string   `json:"sla,omitempty"`
-	RaisedAt    string   `json:"raised_at,omitempty"`
-	AnsweredAt  string   `json:"answered_at,omitempty"`
-	Answer      *string  `json:"answer,omitempty"`
-	Choice      *int     `json:"choice,omitempty"`
-	AnsweredBy  string   `json:"answered_by,omitempty"`
+	QID        string   `json:"qid"`
+	Status     string   `json:"status"`
+	Slice      string   `json:"slice,omitempty"`
+	Gate       string   `json:"gate,omitempty"`
+	Question   string   `json:"question,omitempty"`
+	Options    []string `json:"options"`
+	Proposed   string   `json:"proposed,omitempty"`
+	SLA        string   `json:"sla,omitempty"`
+	RaisedAt   string   `json:"raised_at,omitempty"`
+	AnsweredAt string   `json:"answered_at,omitempty"`
+	Answer     *string  `json:"answer,omitempty"`
+	Choice     *int     `json:"choice,omitempty"`
+	AnsweredBy string   `json:"answered_by,omitempty"`
+	// AnsweredVia is how the resolution came when not from the command
+	// line: "agent" (relayed by an agent) or "elicitation" (the person's
+	// answer to the MCP client's form).
+	AnsweredVia string   `json:"answered_via,omitempty"`
 	Auto        string   `json:"auto,omitempty"`
 	Provisional bool     `json:"provisional,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
@@ -169,6 +173,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			q.Choice = atoi(v)
 		case "answeredby":
 			q.AnsweredBy = v
+		case "answeredvia":
+			q.AnsweredVia = v
 		case "auto":
 			q.Auto = v
 		case "provisional":

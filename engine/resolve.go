@@ -16,6 +16,11 @@ type Resolution struct {
 	Kind string // StatusAnswered, StatusDropped or StatusRejected
 	Text string
 	Line int // line in the batch, 0 for the command line
+	// Via is how the resolution reached the engine, written as
+	// answered_via when given: "agent" (an agent relaying the person's
+	// words), "elicitation" (the person's answer to the client's form).
+	// Empty for a person at the command line, which writes no field.
+	Via string
 }
 
 // Resolved reports one applied resolution.
@@ -46,6 +51,7 @@ type ResolveResult struct {
 type resolution struct {
 	kind, text string
 	choice     int
+	via        string // answered_via, when not ""
 }
 
 // firing is a notify event to fire once the lock is released.
@@ -171,7 +177,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 				r.Status = kind
 			} else if b.Value("status") == StatusOpen {
 				var err error
-				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text}, by, ""); err != nil {
+				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text, via: it.Via}, by, ""); err != nil {
 					return done{}, err
 				}
 			} else {
@@ -289,6 +295,9 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
 	}
 	kvs = append(kvs, mdstore.KV{Key: "answered_by", Value: by})
+	if r.via != "" {
+		kvs = append(kvs, mdstore.KV{Key: "answered_via", Value: r.via})
+	}
 	if auto != "" {
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
@@ -306,7 +315,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 		}
 		return b.Get(k)
 	})
-	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.Auto = r.kind, written["answered_at"], &r.text, by, auto
+	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
 	q.Choice = nil
 	if r.choice != 0 {
 		q.Choice = &r.choice
@@ -318,7 +327,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 func decisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
-var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "auto", "answered_at", "strategy", "responses"}
+var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses"}
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {

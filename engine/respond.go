@@ -101,7 +101,7 @@ func (e *Engine) respond(f *files, q Question, it Resolution, by string) (respon
 		f.state.AppendLog(e.logLine(f.state, "response to "+q.QID+": "+who+" "+it.Kind+"; "+open.Progress))
 		return respondResult{q: open, response: resp}, nil
 	}
-	final, err := e.answer(f, q.QID, resolution{kind: v.status, text: v.text, choice: v.choice}, strings.Join(v.by, ", "), "")
+	final, err := e.answer(f, q.QID, resolution{kind: v.status, text: v.text, choice: v.choice, via: it.Via}, strings.Join(v.by, ", "), "")
 	if err != nil {
 		return respondResult{}, err
 	}

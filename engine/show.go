@@ -103,6 +103,9 @@ func (q Question) Text(now time.Time) string {
 	if q.AnsweredBy != "" {
 		by = append(by, "by "+q.AnsweredBy)
 	}
+	if q.AnsweredVia != "" {
+		by = append(by, "via "+q.AnsweredVia)
+	}
 	if q.AnsweredAt != "" {
 		by = append(by, "at "+q.AnsweredAt)
 	}

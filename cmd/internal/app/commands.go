@@ -29,6 +29,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, trustCommands()...)
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
+	cmds = append(cmds, mcpCommands()...)
 	return withGit(append(cmds, doctorCommands()...))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -94,12 +95,8 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 	if errors.As(err, &s) {
 		return int(s)
 	}
-	code, kind := exitCode(err)
-	msg := "devrites-engine: " + strings.TrimSpace(err.Error())
-	hints := mdstore.Hints(err)
-	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
-		hints = append(hints, remedy(r, subject))
-	}
+	f := failure(err)
+	code, kind, msg, hints := f.Code, f.Kind, f.Line, f.Hints
 	if asJSON {
 		enc := json.NewEncoder(stderr)
 		enc.SetEscapeHTML(false) // "<answer>" in a hint stays readable
@@ -118,6 +115,17 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 	}
 	PrintWarnings(stderr, warnings)
 	return code
+}
+
+// failure is err as report words it: the decisive line, the kind, the
+// exit code and the hints.
+func failure(err error) mcp.Failure {
+	code, kind := exitCode(err)
+	hints := mdstore.Hints(err)
+	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
+		hints = append(hints, remedy(r, subject))
+	}
+	return mcp.Failure{Line: "devrites-engine: " + strings.TrimSpace(err.Error()), Kind: kind, Code: code, Hints: hints}
 }
 
 // remedy words a remedy the library named: the command to run.

@@ -39,6 +39,7 @@ var examples = map[string]string{
 	"answer":            "devrites-engine answer --by alice",
 	"serve":             "devrites-engine serve --root ~/src/payments --root ~/src/ledger",
 	"wait":              "devrites-engine wait q-2026-11-29-001 --timeout 10m --json",
+	"mcp":               "claude mcp add devrites -- devrites-engine mcp",
 
 	// The recovery ledger and the approval rules.
 	"recovery":                 "devrites-engine recovery status",

@@ -86,6 +86,9 @@ func resolutionText(q engine.Question) string {
 	if q.AnsweredBy != "" {
 		how = append(how, "by "+q.AnsweredBy)
 	}
+	if q.AnsweredVia != "" {
+		how = append(how, "via "+q.AnsweredVia)
+	}
 	if q.AnsweredAt != "" {
 		how = append(how, "at "+q.AnsweredAt)
 	}

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession starts `devrites-engine mcp` in project dir as its own process
+// and connects a client to it over stdio.
+func mcpSession(t testing.TB, dir string, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	cmd := engineCmd(dir, "mcp")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	c := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v: %s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("close: %v: %s", err, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("the server wrote to stderr: %s", stderr.String())
+		}
+	})
+	return cs
+}
+
+func callTool(t testing.TB, cs *sdk.ClientSession, name string, args any) (map[string]any, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var text string
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	if res.IsError {
+		return nil, text
+	}
+	var out map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	return out, ""
+}
+
+// TestMCPStdio: devrites-engine mcp over stdio, as a harness starts it in
+// the project: a raise pauses; a refused raise is a tool error whose first
+// line is the command line's decisive line, with its kind and exit code;
+// the agent relays the person's answer, and a wait sees it.
+func TestMCPStdio(t *testing.T) {
+	dir, ws := newProject(t)
+	cs := mcpSession(t, dir, nil)
+	out, errText := callTool(t, cs, "raise_question", map[string]any{"gate": "blocking", "question": "Which rounding?", "options": []string{"Banker's", "Half up"}})
+	if errText != "" || out["outcome"] != "paused" || out["resume"] != `devrites-engine state resolve q-2026-11-29-001 "<answer>"` {
+		t.Fatalf("raise: %v %s", out, errText)
+	}
+	before, _ := os.ReadFile(filepath.Join(ws, "questions.md"))
+	_, errText = callTool(t, cs, "raise_question", map[string]any{"gate": "advisory", "question": "Q?", "options": []string{"A", "B", "C", "D"}})
+	want := "devrites-engine: question raise: 4 options given\nkind: bad-arguments (exit 7)\nhint: give 1 to 3 --option"
+	if !strings.HasPrefix(errText, want) {
+		t.Errorf("tool error:\n%s\nwant it to start\n%s", errText, want)
+	}
+	_, errText = callTool(t, cs, "get_question", map[string]any{"qid": "q-2026-11-29-042"})
+	if want := "devrites-engine: questions show: q-2026-11-29-042: unknown qid\nkind: unknown-qid (exit 4)\nhint: list the questions: devrites-engine questions list --status all"; errText != want {
+		t.Errorf("tool error:\n%s\nwant\n%s", errText, want)
+	}
+	if after, _ := os.ReadFile(filepath.Join(ws, "questions.md")); string(after) != string(before) {
+		t.Error("a refused raise changed questions.md")
+	}
+	if out, _ := callTool(t, cs, "relay_answer", map[string]any{"qid": "q-2026-11-29-001", "text": "Half up", "by": "alice"}); out["status"] != "answered" {
+		t.Errorf("relay: %v", out)
+	}
+	out, _ = callTool(t, cs, "wait_for_answer", map[string]any{"qid": "q-2026-11-29-001"})
+	q, _ := out["question"].(map[string]any)
+	if out["result"] != "final" || q["answered_via"] != "agent" || q["answered_by"] != "alice" || q["answer"] != "Half up" {
+		t.Errorf("wait: %v", out)
+	}
+	if r := runEngine(dir, "questions", "show", "q-2026-11-29-001"); !strings.Contains(r.stdout, "by alice via agent at "+testNow) {
+		t.Errorf("questions show:\n%s", r.stdout)
+	}
+}
+
+// BenchmarkRaiseMCP is one raise_question round trip over stdio to a
+// running devrites-engine mcp (an advisory question that AFK auto-picks,
+// so that each raise writes and none pauses); BenchmarkRaiseCLI is the
+// same raise as one `question raise` process.
+func BenchmarkRaiseMCP(b *testing.B) {
+	dir := afkProject(b)
+	cs := mcpSession(b, dir, nil)
+	args := map[string]any{"gate": "advisory", "question": "Log format?", "options": []string{"JSON", "text"}}
+	for b.Loop() {
+		if out, errText := callTool(b, cs, "raise_question", args); out["outcome"] != "auto-picked" {
+			b.Fatalf("%v %s", out, errText)
+		}
+	}
+}
+
+func BenchmarkRaiseCLI(b *testing.B) {
+	dir := afkProject(b)
+	for b.Loop() {
+		if r := runEngine(dir, "question", "raise", "--gate", "advisory", "--question", "Log format?", "--option", "JSON", "--option", "text"); r.code != 0 {
+			b.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+	}
+}
+
+func afkProject(b *testing.B) string {
+	dir := b.TempDir()
+	if r := runEngine(dir, "init", "pay"); r.code != 0 {
+		b.Fatal(r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".devrites", "AFK"), []byte("allow_gates: [advisory]\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
