@@ -19,9 +19,24 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/trust"
 )
 
 var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
+
+// TestMain keeps the tests off the person's trust store: HOME and
+// XDG_CONFIG_HOME are a temporary directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcp-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", dir)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // project is a workspace served by one server, to which tests connect
 // clients.
@@ -56,9 +71,19 @@ func newProject(t *testing.T) *project {
 	return p
 }
 
-func (p *project) write(rel, text string) {
+// trusted writes a file of .devrites and trusts it, as a person on this
+// machine would: the hook it names runs, the gates it allows auto-pick.
+func (p *project) trusted(rel, text string) {
 	p.t.Helper()
-	if err := os.WriteFile(filepath.Join(p.dir, rel), []byte(text), 0o644); err != nil {
+	path := filepath.Join(p.dir, rel)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	store, err := trust.Open()
+	if err == nil {
+		_, err = store.Trust(path)
+	}
+	if err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -196,10 +221,10 @@ func TestToolsListed(t *testing.T) {
 // hook fires.
 func TestRaiseWithoutElicitation(t *testing.T) {
 	p := newProject(t)
-	p.write(".devrites/notify.yaml", "notify: echo \"$DEVRITES_EVENT $DEVRITES_QID\" >> events.log\n")
+	p.trusted(".devrites/notify.yaml", "notify: echo \"$DEVRITES_EVENT $DEVRITES_QID\" >> events.log\n")
 	cs := p.connect("plain", nil, nil)
 	out := call[mcp.RaiseOutput](t, cs, "raise_question", rounding)
-	if out.Outcome != "paused" || out.QID != "q-2026-11-29-001" || out.Resume != engine.ResolveCommand(out.QID) || out.Asked != "" {
+	if out.Outcome != "paused" || out.QID != "q-2026-11-29-001" || out.Resume != `devrites-engine state resolve q-2026-11-29-001 "<answer>"` || out.Asked != "" {
 		t.Errorf("got %+v; want paused q-2026-11-29-001 with the resume command, nothing asked", out)
 	}
 	if !strings.Contains(p.read("state.md"), "| status | awaiting_human |") {
@@ -369,7 +394,7 @@ func TestElicitationForm(t *testing.T) {
 // a gate it does not allow is asked.
 func TestAFKFirst(t *testing.T) {
 	p := newProject(t)
-	p.write(".devrites/AFK", "allow_gates: [advisory, validating]\n")
+	p.trusted(".devrites/AFK", "allow_gates: [advisory, validating]\n")
 	var forms atomic.Int32
 	cs := p.connect("formclient", form(&forms, &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "2"}}, nil), nil)
 	for gate, want := range map[string]string{"advisory": "auto-picked", "validating": "provisional"} {
@@ -472,7 +497,7 @@ func TestRelayAnswer(t *testing.T) {
 // what the files hold.
 func TestReadTools(t *testing.T) {
 	p := newProject(t)
-	p.write(".devrites/AFK", "allow_gates: [validating]\n")
+	p.trusted(".devrites/AFK", "allow_gates: [validating]\n")
 	cs := p.connect("plain", nil, nil)
 	prov := call[mcp.RaiseOutput](t, cs, "raise_question", map[string]any{"gate": "validating", "question": "Weekly?", "options": []string{"Weekly", "Monthly"}})
 	st := call[mcp.StateOutput](t, cs, "get_state", nil)

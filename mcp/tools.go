@@ -190,7 +190,7 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 		}
 	}
 	if out.Question.Status == engine.StatusOpen {
-		out.Resume = engine.ResolveCommand(out.QID)
+		out.Resume = eng.ResolveCommand(out.Question)
 	}
 	return nil, out, nil
 }
@@ -287,7 +287,7 @@ func (t *tools) wait(ctx context.Context, req *sdk.CallToolRequest, in WaitInput
 	case err == nil:
 		return nil, WaitOutput{QID: q.QID, Result: "final", Status: q.Status, Question: q}, nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && q.QID != "":
-		return nil, WaitOutput{QID: q.QID, Result: "still open", Status: q.Status, Resume: engine.ResolveCommand(q.QID), Question: q}, nil
+		return nil, WaitOutput{QID: q.QID, Result: "still open", Status: q.Status, Resume: eng.ResolveCommand(q), Question: q}, nil
 	}
 	return nil, WaitOutput{}, t.fail("wait", err)
 }

@@ -124,5 +124,8 @@ func afkProject(b *testing.B) string {
 	if err := os.WriteFile(filepath.Join(dir, ".devrites", "AFK"), []byte("allow_gates: [advisory]\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	if r := runEngine(dir, "trust", ".devrites/AFK"); r.code != 0 {
+		b.Fatal(r.stderr)
+	}
 	return dir
 }
