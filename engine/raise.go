@@ -332,6 +332,10 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		f.questions.Append(id, kvs...)
 		q := fromBlock(f.questions.Find(id), e.Now())
+		if q.Supersedes != "" && e.actedOn(f.state, q.Supersedes) {
+			// The agent re-scoped: this question is the new plan's.
+			f.state.AppendLog(e.logLine(f.state, "re-scoped "+q.Supersedes+" (superseded by "+id+")"))
+		}
 		switch d.Outcome {
 		case Paused:
 			e.pause(f, q, "raised "+id+" ("+r.Gate+")")
@@ -400,6 +404,7 @@ func (e *Engine) pause(f *files, q Question, logText string) {
 	if _, ok := f.state.Get("slice_mode"); ok {
 		f.state.Set("slice_mode", "HITL")
 	}
+	e.holdRescope(f.state)
 	f.state.Set("next_action", expand(e.Templates.Resume, q.QID, phase, q.Slice))
 	aw := []mdstore.KV{{Key: "question_id", Value: q.QID}, {Key: "gate", Value: q.Gate},
 		{Key: "question", Value: q.Question}, {Key: "proposed", Value: q.Proposed}, {Key: "raised_at", Value: q.RaisedAt}}

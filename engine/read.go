@@ -434,8 +434,11 @@ func (e *Engine) stop(f *files, r StopRequest) StopResult {
 		f.state.Delete("stop_reason")
 		if aw, resolve := e.stillAwaited(f); aw != "" {
 			status, next = CursorAwaiting, resolve
+		} else if len(rescopePending(f.state)) > 0 {
+			next = e.rescopeAction(f.state, "") // a rejection outlives the stop
 		}
 	} else {
+		e.holdRescope(f.state)
 		f.state.Set("stop_reason", r.Reason)
 	}
 	f.state.Set("status", status)
@@ -493,7 +496,8 @@ type ResumeResult struct {
 // Resume lifts a stop: stop_reason goes and the cursor goes back to what the
 // questions say, awaiting_human on a question still open and awaited, else
 // running; next_action keeps the resume action the stop recorded (or, back
-// on a pause, becomes the resolve command). Without a stop it changes
+// on a pause, becomes the resolve command; with a re-scope still owed, the
+// re-scope command). Without a stop it changes
 // nothing.
 func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 	return transact(ctx, e, func(f *files) (*ResumeResult, error) {
@@ -518,6 +522,9 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		r.Status, r.Changed = CursorRunning, true
 		if id, resolve := e.stillAwaited(f); id != "" {
 			r.Status, r.NextAction = CursorAwaiting, resolve
+			s.Set("next_action", r.NextAction)
+		} else if len(rescopePending(s)) > 0 {
+			r.NextAction = e.rescopeAction(s, "") // a rejection outlives the stop
 			s.Set("next_action", r.NextAction)
 		}
 		s.Set("status", r.Status)

@@ -468,34 +468,6 @@ func (e *Engine) pauseUnder(f *files, q Question, logText string) {
 	}
 }
 
-// deferRescope adds id to the cursor's rescope_pending, with a Log line.
-func (e *Engine) deferRescope(s *mdstore.State, id, logText string) {
-	pending := rescopePending(s)
-	if !slices.Contains(pending, id) {
-		pending = append(pending, id)
-	}
-	s.Set("rescope_pending", strings.Join(pending, ", "))
-	s.AppendLog(e.logLine(s, logText+"; re-scope pending"))
-}
-
-// rescopePending lists the qids of the cursor's rescope_pending.
-func rescopePending(s *mdstore.State) []string {
-	return splitNames(valueOf(s, "rescope_pending"))
-}
-
-// rescopeAction is next_action after a rejection of id: the re-scope
-// command for id and every pending re-scope, which it clears.
-func (e *Engine) rescopeAction(s *mdstore.State, id string) string {
-	ids := rescopePending(s)
-	if id != "" && !slices.Contains(ids, id) {
-		ids = append([]string{id}, ids...)
-	}
-	s.Delete("rescope_pending")
-	phase, _ := s.Get("phase")
-	slice, _ := s.Get("active_slice")
-	return expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice)
-}
-
 // continueAction is next_action once a person has answered: the re-scope
 // command while re-scopes are pending (clearing them), else the cursor's
 // return_next_action when it has one, else the continue command.

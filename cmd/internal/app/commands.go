@@ -101,6 +101,10 @@ func coreCommands() []*cli.Command {
 					},
 					Action: cmdResolve,
 				},
+				{
+					Name: "rescoped", Usage: "say the re-scope owed after a rejection of <qid> is done (the agent re-planned)",
+					ArgsUsage: "<qid>", Action: cmdRescoped,
+				},
 			},
 		},
 		{
