@@ -77,8 +77,9 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	if err := checkQID(id); err != nil {
 		return nil, err
 	}
-	if by == "" {
-		by = e.Actor
+	by, err := e.answerer(by)
+	if err != nil {
+		return nil, err
 	}
 	// check refuses what it can from the files as they are, without a lock:
 	// the question, the offer, the rules, the answer itself.

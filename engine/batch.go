@@ -120,8 +120,9 @@ func (m *moreErrors) Unwrap() error { return m.first }
 
 // validate checks one resolution by by against the files: the qid heads
 // one block, and the question is open and the resolution valid for it, or
-// (on the command line) the question is already final with this very
-// resolution, which makes the command an identical re-run. A routed
+// the question is already final with this very resolution, which makes
+// the command (or the batch line) an identical re-run; final otherwise, it
+// is a conflict. A routed
 // question takes only its responders' responses (validateResponse).
 func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) (string, error) {
 	b, err := e.lookup(f.questions, it.QID)
@@ -134,7 +135,7 @@ func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where 
 		return "", err
 	}
 	if q := fromBlock(b, e.Now()); q.routed() && !b.Row() {
-		return b.QID, e.validateResponse(b, q, it, by, batch, where)
+		return b.QID, e.validateResponse(b, q, it, by, where)
 	}
 	r := resolution{kind: it.Kind, text: it.Text}
 	st := b.Value("status")
@@ -149,13 +150,10 @@ func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where 
 		}
 		return b.QID, nil
 	}
-	if batch {
-		return "", mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, st).Hint("remove the line; a batch applies only to open questions")
-	}
 	want, err := e.resolvedValues(b, r)
 	if err != nil || !sameResolution(b, want) {
-		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, st, oneLine(b.Value("answer"))),
+		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, st, oneLine(b.Value("answer"))),
 			"a final question is not resolved again; raise a new question if the decision changed")
 	}
-	return b.QID, nil
+	return b.QID, nil // an identical re-run, in a batch as alone
 }

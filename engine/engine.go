@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
@@ -53,6 +54,9 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	if !utf8.ValidString(actor) {
 		return nil, mdstore.Errorf(ErrBadArgs, "DEVRITES_ACTOR is not valid UTF-8")
 	}
+	if strings.ContainsAny(actor, "\r\n") {
+		return nil, mdstore.Errorf(ErrBadArgs, "DEVRITES_ACTOR has a line break").Hint("a name is one line")
+	}
 	if actor == "" {
 		actor = "human"
 	}
@@ -61,6 +65,18 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 		Rules: LoadRules(ws.Devrites), configErr: err,
 		answerKey:         sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) }),
 		severalWorkspaces: sync.OnceValue(func() bool { return ws.Devrites != "" && len(mdstore.Workspaces(ws.Devrites)) > 1 })}, nil
+}
+
+// answerer is who answers: by (--by), else the engine's Actor. A name is
+// one line: answered_by and a response's "by" hold it as a field value.
+func (e *Engine) answerer(by string) (string, error) {
+	if by == "" {
+		return e.Actor, nil
+	}
+	if strings.ContainsAny(by, "\r\n") {
+		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", oneLine(by)).Hint("a name is one line")
+	}
+	return by, nil
 }
 
 // ConfigErr is why .devrites/engine.yaml cannot be used, or nil: reads go

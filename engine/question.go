@@ -405,10 +405,7 @@ func (q Question) responderPlaceholder() string {
 	if !q.checksResponders() {
 		return ""
 	}
-	names := q.WaitingFor
-	if len(names) == 0 {
-		names = q.Route
-	}
+	names := q.Awaits()
 	if len(names) == 1 {
 		return shellWord(names[0])
 	}

@@ -261,8 +261,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 	if err := r.prepare(tasks); err != nil {
 		return nil, err
 	}
-	if by == "" {
-		by = e.Actor
+	by, err = e.answerer(by)
+	if err != nil {
+		return nil, err
 	}
 	unlock, err := e.lockProjectQIDs(ctx)
 	if err != nil {

@@ -115,8 +115,9 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		items[i].Text, ok[i] = text, true
 		seen[it.QID] = it.Line
 	}
-	if by == "" {
-		by = e.Actor
+	by, err := e.answerer(by)
+	if err != nil {
+		return nil, err
 	}
 	// done is what the transaction did: the result, and the events the
 	// hook hears once the lock is released.
@@ -217,7 +218,8 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 }
 
 // resolvedValues computes the fields a resolution writes: an answer that is
-// only an option number picks that option.
+// only an option number picks that option, and so does one that is an
+// option's title or whole text (optionStated), on every kind of question.
 func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, error) {
 	if r.kind != StatusAnswered {
 		return r, nil
@@ -233,6 +235,9 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		if n < 1 {
 			return r, optionRangeError(digits, len(opts))
 		}
+		r.choice, r.text, picked = n, "", true
+	}
+	if n := optionStated(r.text, opts); !picked && n > 0 {
 		r.choice, r.text, picked = n, "", true
 	}
 	if !picked {

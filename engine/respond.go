@@ -18,9 +18,9 @@ type respondResult struct {
 // validateResponse checks a resolution by by of the routed question q (in
 // block b): by is one of its responders, and the response is valid for the
 // question; a final question takes again only a responder's own identical
-// response (an identical re-run, never in a batch), and anything else is a
+// response (an identical re-run, in a batch as alone), and anything else is a
 // conflict, as for any final question.
-func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, batch bool, where string) error {
+func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, where string) error {
 	rt, err := q.routing()
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
@@ -45,13 +45,10 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 		}
 		return nil
 	}
-	if batch {
-		return mdstore.Errorf(ErrBadArgs, "%s: question is not open: it is %s", where, q.Status).Hint("remove the line; a batch applies only to open questions")
-	}
 	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
 		return nil
 	}
-	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", it.QID, q.Status, oneLine(b.Value("answer"))),
+	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, oneLine(b.Value("answer"))),
 		"a final question is not resolved again; raise a new question if the decision changed")
 }
 

@@ -279,6 +279,29 @@ func (q Question) checksResponders() bool {
 	return q.routed() && !slices.ContainsFunc(q.Route, isRouteWord)
 }
 
+// MayAnswer reports whether by may answer q: anyone, unless q checks its
+// responders; then one of them (in any case).
+func (q Question) MayAnswer(by string) bool {
+	if !q.checksResponders() {
+		return true
+	}
+	rt, err := q.routing()
+	if err != nil {
+		return true // the engine reports the fields that do not read
+	}
+	_, ok := rt.responder(strings.TrimSpace(by))
+	return ok
+}
+
+// Awaits names whom a routed question waits for: the responders yet to
+// respond while it is open, else its whole route.
+func (q Question) Awaits() []string {
+	if len(q.WaitingFor) > 0 {
+		return q.WaitingFor
+	}
+	return q.Route
+}
+
 // routing returns what decides the question, or why its fields cannot
 // (an unknown strategy, a quorum larger than the route, responses that do
 // not read).

@@ -30,18 +30,25 @@ type group struct {
 }
 
 // optionOf is the option an answer states: the one it picked, or the one
-// whose title or whole text it is (in any case); 0 when it is other text.
-// The escape hatch is never stated by text: text describing it is its own.
+// its text states (optionStated).
 func (rt routing) optionOf(r Response) int {
 	if r.Choice != 0 {
 		return r.Choice
 	}
-	t := strings.TrimSpace(r.Answer)
-	for i, o := range rt.options {
+	return optionStated(r.Answer, rt.options)
+}
+
+// optionStated is the option whose title or whole text (with or without
+// its "(Recommended)" mark) the text is, in any case and without the
+// blanks around it; 0 when it is none. The escape hatch is never stated
+// by text: text describing it is its own.
+func optionStated(text string, options []string) int {
+	t := strings.TrimSpace(text)
+	for i, o := range options {
 		if IsEscapeHatch(o) {
 			continue
 		}
-		if strings.EqualFold(t, optionTitle(o)) || strings.EqualFold(t, o) {
+		if strings.EqualFold(t, optionTitle(o)) || strings.EqualFold(t, o) || strings.EqualFold(t, strings.Replace(o, recommended, "", 1)) {
 			return i + 1
 		}
 	}

@@ -151,11 +151,7 @@ func (e *Engine) ShowText(q Question) string {
 //	security-lead (a page: anyone may answer; answered_by records who)
 //	alice, bob (quorum:2: only they may answer, each with --by)
 func (q Question) WaitingText() string {
-	names := q.WaitingFor
-	if len(names) == 0 {
-		names = q.Route
-	}
-	who := strings.Join(names, ", ")
+	who := strings.Join(q.Awaits(), ", ")
 	switch {
 	case !q.routed():
 		return who + " (a page: anyone may answer; answered_by records who)"

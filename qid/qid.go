@@ -65,12 +65,17 @@ func Named(s string) bool {
 func letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // Check says whether s is a question id of a form some workspace uses: a
-// valid canonical id (Parse), a numbered one with a number of at most
-// MaxN, or a name. The error says what is wrong.
+// valid canonical id (Parse) in either case (Q-2026-11-29-001 is typed as
+// often as it is written: lookups match ids in another case when unique),
+// a numbered one with a number of at most MaxN, or a name. The error says
+// what is wrong.
 func Check(s string) error {
 	switch {
 	case Shaped(s):
 		_, err := Parse(s)
+		return err
+	case s != "" && s[0] == 'Q' && Shaped("q"+s[1:]):
+		_, err := Parse("q" + s[1:])
 		return err
 	case Numbered(s):
 		if n, err := strconv.Atoi(s[2:]); err != nil || n > MaxN {

@@ -143,7 +143,8 @@ func TestCheck(t *testing.T) {
 		{"DEC-001", true, "named"},
 		{"a.b_c-d", true, "named"},
 		{"q-2026-11-29-1", false, ""},
-		{"Q-2026-11-29-001", false, ""},
+		{"Q-2026-11-29-001", true, ""}, // a canonical id in upper case: looked up without regard to case
+		{"Q-2026-13-29-001", false, ""},
 		{"q-notes", false, ""},
 		{"Q-", false, ""},
 		{"q", true, "named"},

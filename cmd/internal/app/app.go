@@ -138,14 +138,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					names[i] = s.Name
 				}
 				c.Action = func(cc *cli.Context) error {
-					err := mdstore.Errorf(errUsage, "missing subcommand")
 					if cc.Args().Present() {
-						err = mdstore.Errorf(errUsage, "unknown subcommand %q", cc.Args().First())
-						if s := didYouMean(c.Subcommands, cc.Args().First()); s != "" {
-							err.Hint(s)
-						}
+						return unknownCommand(strings.Fields(full), c.Subcommands, cc.Args().First())
 					}
-					return &cmdError{full, err.Hint("one of: " + strings.Join(names, ", "))}
+					return &cmdError{full, mdstore.Errorf(errUsage, "missing subcommand").Hint("one of: " + strings.Join(names, ", "))}
 				}
 			}
 			wire(c.Subcommands, full)
@@ -156,11 +152,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app.CommandNotFound = func(c *cli.Context, name string) {}
 	app.Action = func(c *cli.Context) error {
 		if c.Args().Present() {
-			err := mdstore.Errorf(errUsage, "unknown command %q", c.Args().First())
-			if s := didYouMean(c.App.Commands, c.Args().First()); s != "" {
-				err.Hint(s)
-			}
-			return err.Hint("run: devrites-engine help")
+			return unknownCommand(nil, c.App.Commands, c.Args().First())
 		}
 		return cli.ShowAppHelp(c)
 	}
@@ -380,10 +372,5 @@ func (e *env) color() bool {
 	if e.json || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
-	f, ok := e.stdout.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return isTerminal(e.stdout)
 }

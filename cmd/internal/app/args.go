@@ -53,13 +53,19 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 			if full := strings.Join(path, " "); textCommands[full] && len(positional) > 0 {
 				switch {
 				case recordFlags[name] || f != nil && !global && f != cli.HelpFlag:
-					use := "to use the flag, give it before the qid: devrites-engine " + full + " " + a + " <qid> …"
+					given := a
+					if !hasValue && takesValue(f) {
+						given += " " + valueName(name)
+					}
+					use := "to use the flag, give it before the qid: devrites-engine " + full + " " + given + " <qid> …"
 					if recordFlags[name] {
 						use = "an option number alone picks the option: devrites-engine " + full + " <qid> 2"
 					}
 					return nil, full, &cmdError{full, mdstore.Errorf(errUsage, "%s after the qid: a flag there would change what is recorded", a).
 						Hint("to record it as words of the answer, put -- before the answer: devrites-engine "+full+" <qid> -- …", use)}
-				case f == nil || f == cli.HelpFlag: // words of the answer, -h and --help too
+				case f == nil || f == cli.HelpFlag || !trailing(args[i:], app.Flags):
+					// Words of the answer: -h and --help, a one-letter flag
+					// (-q), and an output flag followed by more words.
 					positional = append(positional, a)
 					continue
 				}
@@ -86,6 +92,9 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 				leaf = len(subs) == 0
 				continue
 			}
+			// A mistyped command: said before any flag after it is read
+			// for a command that is not there.
+			return nil, strings.Join(path, " "), unknownCommand(path, subs, a)
 		}
 		positional = append(positional, a)
 	}
@@ -108,6 +117,56 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 		out = append(out, positional...)
 	}
 	return out, strings.Join(path, " "), nil
+}
+
+// trailing reports whether rest, from a global flag after the text of a
+// textCommands command, is only global flags, each written in full ("--"
+// and its name) and with its value: output flags count after an answer
+// only where they end the command line (… 2 --json).
+func trailing(rest []string, globals []cli.Flag) bool {
+	for i := 0; i < len(rest); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(rest[i], "--"), "=")
+		f := lookupFlag(globals, name)
+		if !strings.HasPrefix(rest[i], "--") || len(name) < 2 || f == nil || f == cli.HelpFlag {
+			return false
+		}
+		if !hasValue && takesValue(f) {
+			i++ // its value
+		}
+	}
+	return true
+}
+
+// valueName is how a hint writes the value of the flag name.
+func valueName(name string) string {
+	switch name {
+	case "by":
+		return "NAME"
+	case "batch":
+		return "FILE"
+	}
+	return "VALUE"
+}
+
+// unknownCommand is the error of a word that is no command of path, whose
+// commands are subs.
+func unknownCommand(path []string, subs []*cli.Command, word string) error {
+	if len(path) == 0 {
+		err := mdstore.Errorf(errUsage, "unknown command %q", word)
+		if s := didYouMean(subs, word); s != "" {
+			err.Hint(s)
+		}
+		return err.Hint("run: devrites-engine help")
+	}
+	err := mdstore.Errorf(errUsage, "unknown subcommand %q", word)
+	if s := didYouMean(subs, word); s != "" {
+		err.Hint(s)
+	}
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.Name
+	}
+	return &cmdError{strings.Join(path, " "), err.Hint("one of: " + strings.Join(names, ", "))}
 }
 
 // usageAt names the command path in err, when there is one.

@@ -4,31 +4,25 @@ package app
 // `answer`, which walks every open question. They prompt only when stdin and
 // stdout are both a terminal; without one they are refused as before, so an
 // agent can never be left waiting on a prompt. Nothing is written until a
-// question's answer is complete: end of input (Ctrl-D) or Ctrl-C before that
-// writes nothing.
+// question's answer is complete: end of input (Ctrl-D, exit 7) or Ctrl-C
+// (exit 130) before that writes nothing (prompt.go).
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// errCancelled: the person ended the input before an answer was complete.
-var errCancelled = errors.New("cancelled")
-
 // personCommands are the commands for a person at a terminal.
 func personCommands() []*cli.Command {
 	return []*cli.Command{{
-		Name: "answer", Usage: "at a terminal: answer every open question in turn, the awaited one first",
+		Name: "answer", Usage: "at a terminal: answer every open question in turn, the awaited ones first, of every workspace (--slug: one)",
 		Flags:  []cli.Flag{&cli.StringFlag{Name: "by", Usage: "who answers (default $DEVRITES_ACTOR, else human)"}},
 		Action: cmdAnswer,
 	}}
@@ -39,81 +33,13 @@ func (e *env) terminal() bool {
 	return isTerminal(e.stdin) && isTerminal(e.stdout)
 }
 
+// isTerminal reports whether v is a terminal: a file the terminal driver
+// answers for (term.IsTerminal). /dev/null, pipes and files are not, though
+// /dev/null is a character device too. It is the one check of every
+// command: prompts, colour, mapped reads.
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// prompter reads a person's answers line by line.
-type prompter struct {
-	in  *bufio.Reader
-	out io.Writer
-	now func() time.Time
-}
-
-// line prints the prompt and reads one line; io.EOF when input ended.
-func (p *prompter) line(prompt string) (string, error) {
-	fmt.Fprint(p.out, prompt)
-	s, err := p.in.ReadString('\n')
-	if err != nil { // end of input, even after words typed: nothing was confirmed
-		fmt.Fprintln(p.out)
-		return "", err
-	}
-	return strings.TrimSpace(s), nil
-}
-
-// show prints q as questions show does, without the command line that
-// answers it (the prompt is that), and what the prompt takes.
-func (p *prompter) show(q engine.Question, skip bool) {
-	var lines []string
-	for _, l := range strings.SplitAfter(q.Text(p.now()), "\n") {
-		if !strings.HasPrefix(l, "resolve: ") {
-			lines = append(lines, l)
-		}
-	}
-	fmt.Fprint(p.out, strings.Join(lines, ""))
-	help := "a number picks an option; other text is the answer; r rejects, d drops (a reason follows)"
-	if skip {
-		help += "; s skips, q stops"
-	}
-	fmt.Fprintln(p.out, help)
-}
-
-// ask reads a resolution for q. With skip, "s" passes to the next question
-// and "q" stops (ok false, nil error). Empty input asks again.
-func (p *prompter) ask(q engine.Question, skip bool) (engine.Resolution, bool, error) {
-	for {
-		s, err := p.line("answer> ")
-		if err != nil {
-			return engine.Resolution{}, false, errCancelled
-		}
-		switch {
-		case s == "":
-			continue
-		case skip && (s == "s" || s == "q"):
-			return engine.Resolution{}, s == "s", nil
-		case s == "r" || s == "d":
-			kind, what := engine.StatusRejected, "feedback> "
-			if s == "d" {
-				kind, what = engine.StatusDropped, "reason> "
-			}
-			for {
-				reason, err := p.line(what)
-				if err != nil {
-					return engine.Resolution{}, false, errCancelled
-				}
-				if reason != "" {
-					return engine.Resolution{QID: q.QID, Kind: kind, Text: reason}, true, nil
-				}
-			}
-		default:
-			return engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: s}, true, nil
-		}
-	}
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // resolveAtTerminal is `state resolve <qid>` with no answer, at a terminal.
@@ -129,15 +55,18 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 	if q.Status != engine.StatusOpen {
 		return mdstore.Errorf(engine.ErrNotOpen, "%s is already %s", id, q.Status)
 	}
-	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout, now: e.now}
+	p := newPrompter(e, c.String("by"))
+	defer p.close()
 	p.show(q, false)
 	for {
 		r, _, err := p.ask(q, false)
-		if err != nil {
-			fmt.Fprintln(e.stdout, "cancelled: nothing was written")
-			return nil
+		if err == nil {
+			r.By, err = p.name(q, eng)
 		}
-		if ok, err := resolveOne(c, e, eng, r); ok || err != nil {
+		if err != nil {
+			return p.ended(err, "nothing was written")
+		}
+		if ok, err := resolveOne(e, eng, r); ok || err != nil {
 			return err
 		}
 	}
@@ -146,8 +75,8 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 // resolveOne applies one resolution and prints what state resolve prints.
 // A resolution the engine refuses as bad arguments (an option that does not
 // exist) is shown and asked again (ok false); other errors end the command.
-func resolveOne(c *cli.Context, e *env, eng *engine.Engine, r engine.Resolution) (bool, error) {
-	res, err := eng.Resolve(e.ctx, []engine.Resolution{r}, c.String("by"))
+func resolveOne(e *env, eng *engine.Engine, r answerOf) (bool, error) {
+	res, err := eng.Resolve(e.ctx, []engine.Resolution{r.Resolution}, r.By)
 	if errors.Is(err, engine.ErrBadArgs) {
 		fmt.Fprintf(e.stdout, "not recorded: %v\n", err)
 		return false, nil
@@ -204,11 +133,26 @@ func cmdAnswer(c *cli.Context) error {
 		fmt.Fprintln(e.stdout, "no open questions")
 		return nil
 	}
-	p := &prompter{in: bufio.NewReader(e.stdin), out: e.stdout, now: e.now}
+	p := newPrompter(e, c.String("by"))
+	defer p.close()
 	done, again := 0, false
 	for i := 0; i < len(open); i++ {
 		it := open[i]
 		if !again {
+			// Someone may have answered it since the walk began: the
+			// person is asked only what is still open.
+			cur, err := it.eng.Get(it.q.QID)
+			if err == nil && cur.Status != engine.StatusOpen {
+				by := ""
+				if cur.AnsweredBy != "" {
+					by = " by " + cur.AnsweredBy
+				}
+				fmt.Fprintf(e.stdout, "\n%s was %s meanwhile%s: on to the next question\n", cur.QID, cur.Status, by)
+				continue
+			}
+			if err == nil {
+				it.q = cur
+			}
 			where := ""
 			if len(engines) > 1 {
 				where = ", " + it.eng.WS.Slug
@@ -218,9 +162,11 @@ func cmdAnswer(c *cli.Context) error {
 		}
 		again = false
 		r, next, err := p.ask(it.q, true)
+		if err == nil && next && r.QID != "" {
+			r.By, err = p.name(it.q, it.eng)
+		}
 		if err != nil {
-			fmt.Fprintf(e.stdout, "cancelled: %s answered, nothing else written\n", plural(done, "question"))
-			return nil
+			return p.ended(err, plural(done, "question")+" answered, nothing else written")
 		}
 		if !next {
 			break
@@ -228,11 +174,15 @@ func cmdAnswer(c *cli.Context) error {
 		if r.QID == "" {
 			continue // skipped
 		}
-		ok, err := resolveOne(c, e, it.eng, r)
-		if err != nil {
+		ok, err := resolveOne(e, it.eng, r)
+		switch {
+		case errors.Is(err, engine.ErrConflict) || errors.Is(err, engine.ErrNotOpen):
+			// Resolved otherwise while the person was typing.
+			fmt.Fprintf(e.stdout, "not recorded: %v\non to the next question\n", err)
+			continue
+		case err != nil:
 			return err
-		}
-		if !ok {
+		case !ok:
 			i, again = i-1, true // ask the same question again
 			continue
 		}

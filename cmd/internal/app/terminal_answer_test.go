@@ -66,3 +66,114 @@ func TestAnswerEveryWorkspace(t *testing.T) {
 	x2.keys("q", "Enter")
 	x2.waitFor("EXIT=0", 1)
 }
+
+// TestTerminalIsReal: /dev/null is a character device, not a terminal. With
+// stdin and stdout /dev/null, `state resolve <qid>` without an answer is
+// refused (exit 7) rather than prompting and "cancelling" with exit 0, and
+// `answer` says it needs a terminal; nothing is written (SPEC §21).
+func TestTerminalIsReal(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, dir := t.TempDir(), t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "devrites-engine")); err != nil {
+		t.Fatal(err)
+	}
+	x := &tty{t: t, bin: bin, dir: dir}
+	x.run("init", "pay")
+	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers")
+	before := x.files()
+	for _, args := range [][]string{{"state", "resolve", "q-2026-11-29-001"}, {"answer"}} {
+		null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd := exec.Command(filepath.Join(bin, "devrites-engine"), args...)
+		cmd.Dir, cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, x.env(), null, null, &stderr
+		err = cmd.Run()
+		null.Close()
+		want := map[string]string{"state": "devrites-engine: state resolve: want <qid> <answer…>, got 1 argument",
+			"answer": "devrites-engine: answer: answer needs a terminal"}[args[0]]
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBadArgs || !strings.HasPrefix(stderr.String(), want+"\n") {
+			t.Errorf("%v: got %v, stderr %q; want exit %d and %q", args, err, stderr.String(), exitBadArgs, want)
+		}
+	}
+	for name, b := range x.files() {
+		if string(b) != string(before[name]) {
+			t.Errorf("%s changed:\n%s", name, b)
+		}
+	}
+}
+
+// TestAnswerAsksForName: a question whose strategy checks its responders
+// makes `answer` ask who answers (instead of looping on "not recorded"),
+// until the name is one of them; it is recorded as the route spells it.
+func TestAnswerAsksForName(t *testing.T) {
+	x := newTTY(t)
+	x.run("question", "raise", "--gate", "blocking", "--question", "Deploy window?", "--option", "Tonight",
+		"--route", "alice", "--route", "bob", "--strategy", "first-response-wins")
+	x.start("answer")
+	x.waitFor("answer>", 1)
+	x.keys("1", "Enter")
+	x.waitFor("only alice, bob may answer q-2026-11-29-001; who are you?", 1)
+	x.keys("mallory", "Enter")
+	x.waitFor("mallory is not one of them", 1)
+	x.keys("Bob", "Enter")
+	s := x.waitFor("EXIT=", 1)
+	for _, want := range []string{"q-2026-11-29-001 answered (option 1): Tonight", "1 question answered", "EXIT=0"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "not recorded") {
+		t.Errorf("the answer was refused on the way:\n%s", s)
+	}
+	if b := x.questions().Find("q-2026-11-29-001"); b == nil || b.Value("answered_by") != "bob" {
+		t.Errorf("got %v, want answered by bob", b)
+	}
+}
+
+// TestAnswerAnsweredMeanwhile: when someone else resolves a question while
+// `answer` is on it, the person's answer is not recorded and the walk goes
+// on to the next question; a question resolved before its turn is passed
+// over, saying by whom. The session ends normally.
+func TestAnswerAnsweredMeanwhile(t *testing.T) {
+	x := newTTY(t)
+	if err := os.WriteFile(filepath.Join(x.dir, ".devrites", "AFK"), []byte("allow_gates: [validating]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trustFile(t, filepath.Join(x.dir, ".devrites", "AFK"))
+	x.run("question", "raise", "--gate", "validating", "--question", "CSV or XLSX?", "--option", "CSV")
+	x.run("question", "raise", "--gate", "validating", "--question", "Gzip the export?", "--option", "Yes")
+	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers")
+
+	x.start("answer", "--by", "alice")
+	s := x.waitFor("answer>", 1)
+	if !strings.Contains(s, "(1 of 3)") || !strings.Contains(s, "Which rounding?") {
+		t.Fatalf("the awaited question must come first:\n%s", s)
+	}
+	x.run("state", "resolve", "--by", "carol", "q-2026-11-29-003", "1")
+	x.keys("half up after all", "Enter")
+	x.waitFor("(2 of 3)", 1)
+	x.run("state", "resolve", "--by", "carol", "q-2026-11-29-002", "1")
+	x.keys("1", "Enter")
+	s = x.waitFor("EXIT=", 1)
+	for _, want := range []string{
+		"not recorded: q-2026-11-29-003 is already answered (\"Bankers\"), not open",
+		"on to the next question",
+		"q-2026-11-29-001 answered (option 1): CSV",
+		"q-2026-11-29-002 was answered meanwhile by carol: on to the next question",
+		"1 question answered", "EXIT=0"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	qs := x.questions()
+	for id, by := range map[string]string{"q-2026-11-29-001": "alice", "q-2026-11-29-002": "carol", "q-2026-11-29-003": "carol"} {
+		if b := qs.Find(id); b == nil || b.Value("status") != "answered" || b.Value("answered_by") != by {
+			t.Errorf("%s: got %v, want answered by %s", id, b, by)
+		}
+	}
+}
