@@ -4,8 +4,8 @@
 # reject that loops back into re-scoping, and a batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "building ./bin/devrites-engine and ./bin/devrites-engine-serve (the first build fetches and compiles the dependencies: a minute or so)…"
-go build -buildvcs=auto -tags urfave_cli_no_docs -o bin/ ./cmd/devrites-engine ./cmd/devrites-engine-serve
+echo "building ./bin/devrites-engine (the first build fetches and compiles the dependencies: a minute or so)…"
+go build -buildvcs=auto -tags urfave_cli_no_docs -o bin/ ./cmd/devrites-engine
 export PATH="$PWD/bin:$PATH"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -1,7 +1,7 @@
 // Command devrites-engine owns the mutable state of a DevRites markdown
 // workspace: it raises and resolves HITL questions, keeps state.md in step,
-// and pings a person through the notify hook. The commands live in
-// cmd/internal/app; `serve` runs in the devrites-engine-serve program.
+// and pings a person through the notify hook. The commands, `serve`
+// included, live in cmd/internal/app.
 package main
 
 import (
@@ -9,5 +9,5 @@ import (
 )
 
 func main() {
-	app.Main(app.Options{})
+	app.Main()
 }

@@ -19,25 +19,15 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// Options is what a program built on Run adds to the commands.
-type Options struct {
-	// Serve runs `serve` once its options are read (the devrites-engine-serve
-	// program). Without it, `serve` hands the whole command line over to
-	// that program: net/http, TLS and the page templates stay out of the
-	// binary that every other command starts.
-	Serve func(context.Context, *ServeRequest) error
-}
-
 // Main runs the program on the process's arguments and standard streams,
 // and exits with its code: the whole of a main.
-func Main(opts Options) {
-	os.Exit(Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, opts))
+func Main() {
+	os.Exit(Run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // Run is the whole program; Main only exits with what it returns.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts Options) int {
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	app.Metadata["serve"] = serving{opts.Serve, args}
 	asJSON := false
 	for _, a := range args {
 		if a == "--" {
@@ -109,7 +99,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Name:            "devrites-engine",
 		Usage:           "own the state of a DevRites markdown workspace: HITL questions, state.md, notify",
 		Version:         version(),
-		Flags:           append(namesOnce(globalFlags), cli.HelpFlag), // our own help command hides urfave's flag otherwise
+		Flags:           append(slices.Clone(globalFlags), cli.HelpFlag), // our own help command hides urfave's flag otherwise
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Reader:          stdin,
@@ -126,7 +116,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	wire = func(cmds []*cli.Command, path string) {
 		for _, c := range cmds {
 			full := strings.TrimSpace(path + " " + c.Name)
-			c.Flags = namesOnce(c.Flags)
 			c.OnUsageError = usageError(full, c.Flags)
 			c.HideHelpCommand = true // "init h" is a slug, not a request for help; -h and --help remain
 			c.CustomHelpTemplate = helpTemplate(c, full)
@@ -201,7 +190,7 @@ func flagMessage(msg string) string {
 		flag, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimPrefix(flag, "flag "), "-"), ":")
 		name := strings.TrimPrefix(flag, "-")
 		want := "a valid value"
-		switch plain(lookupFlag(allFlags(), name)).(type) {
+		switch lookupFlag(allFlags(), name).(type) {
 		case *cli.DurationFlag:
 			want = "a duration such as 10s or 2m"
 		case *cli.IntFlag:

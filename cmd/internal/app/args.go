@@ -201,6 +201,6 @@ func lookupFlag(flags []cli.Flag, name string) cli.Flag {
 }
 
 func takesValue(f cli.Flag) bool {
-	_, isBool := plain(f).(*cli.BoolFlag)
+	_, isBool := f.(*cli.BoolFlag)
 	return !isBool
 }

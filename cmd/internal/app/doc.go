@@ -1,7 +1,6 @@
 // Package app is the devrites-engine command line: it turns flags into
-// calls to package engine and prints the results. Two programs are built on
-// it: devrites-engine, and devrites-engine-serve, which adds the web server
-// and runs `serve` (Options.Serve).
+// calls to package engine and prints the results; cmd/devrites-engine is
+// built on it, `serve` and its web server included.
 //
 // Output rules, for people and for agents:
 //   - stdout carries results only: plain lines by default, exactly one JSON

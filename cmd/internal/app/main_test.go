@@ -9,7 +9,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(scripttest.WithHome(m), map[string]func(){
-		"devrites-engine": func() { Main(Options{}) },
+		"devrites-engine": Main,
 		"holdlock":        scripttest.HoldLock,
 	})
 }

@@ -1,40 +1,101 @@
+//go:build unix
+
 package app
 
 import (
-	"os"
-	"path/filepath"
+	"bufio"
+	"errors"
+	"net/http"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
+	"github.com/devrites/devrites-engine/serve"
 )
 
-// `serve` is handed over to the serve program, found beside this binary or
-// on PATH; without it, or when this binary is the one started under its
-// name, serve fails with a hint that says how to install it.
-func TestServeHandOver(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	err := handOver([]string{"devrites-engine", "serve"})
-	if err == nil || !strings.Contains(err.Error(), "the serve program devrites-engine-serve is neither beside ") {
-		t.Errorf("without the serve program: got %v, want it not found", err)
-	}
+// serveCmd is this test binary started as devrites-engine (see TestMain)
+// in dir, with a clean environment.
+func serveCmd(dir string, args ...string) *exec.Cmd {
+	return scripttest.Program("devrites-engine", dir, args...)
+}
 
-	err = handOver([]string{"/opt/bin/devrites-engine-serve", "serve"})
-	if err == nil || err.Error() != "/opt/bin/devrites-engine-serve is a copy of devrites-engine, not the serve program" {
-		t.Errorf("started as the serve program: got %v", err)
+// serveProject is a project with one feature, made by `init pay`.
+func serveProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := serveCmd(dir, "init", "pay").CombinedOutput(); err != nil {
+		t.Fatalf("init: %v: %s", err, out)
 	}
+	return dir
+}
 
-	bin := t.TempDir()
-	prog := filepath.Join(bin, ServeProgram)
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
+// serve runs until SIGINT or SIGTERM, then shuts down and exits 0; it
+// listens only where it is told (127.0.0.1:0 here) and prints the inbox's
+// address first.
+func TestServeStopsOnSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := serveProject(t)
+			cmd := serveCmd(dir, "serve", "--listen", "127.0.0.1:0")
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			lines := bufio.NewScanner(out)
+			inbox := ""
+			for inbox == "" && lines.Scan() {
+				if v, ok := strings.CutPrefix(lines.Text(), "inbox: "); ok {
+					inbox = v
+				}
+			}
+			if !strings.HasPrefix(inbox, "http://127.0.0.1:") || !strings.Contains(inbox, "/?t=") {
+				t.Fatalf("got inbox %q, want http://127.0.0.1:…/?t=…; stderr: %s", inbox, stderr.String())
+			}
+			resp, err := http.Get(inbox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("GET the inbox: got %d, want 200", resp.StatusCode)
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				var ee *exec.ExitError
+				if errors.As(err, &ee) || err != nil {
+					t.Errorf("got %v, want exit 0; stderr: %s", err, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("serve did not stop on %s", sig)
+			}
+			t.Logf("stopped %s after %s", sig, time.Since(start).Round(time.Millisecond))
+			if stderr.Len() > 0 {
+				t.Errorf("got stderr %q, want nothing", stderr.String())
+			}
+		})
 	}
-	t.Setenv("PATH", bin)
-	if got, _ := servePath(); got != prog {
-		t.Errorf("on PATH: got %q, want %q", got, prog)
-	}
-	if err := os.Chmod(prog, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, where := servePath(); got != "" || !strings.HasSuffix(where, " nor on PATH") {
-		t.Errorf("not executable: got %q (%q), want it not found", got, where)
+}
+
+// serve --help shows the address the server listens on
+// by default.
+func TestServeHelpListen(t *testing.T) {
+	out, err := serveCmd(t.TempDir(), "serve", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `(default: "`+serve.DefaultListen+`")`) {
+		t.Errorf("got %v:\n%s\nwant the default --listen %s", err, out, serve.DefaultListen)
 	}
 }

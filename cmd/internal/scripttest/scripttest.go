@@ -1,6 +1,6 @@
-// Package scripttest is what the end-to-end scripts of the two programs
-// (devrites-engine and devrites-engine-serve) share: a fixed clock, the
-// extra script commands and the program that holds a workspace lock.
+// Package scripttest is what the end-to-end scripts of devrites-engine
+// need: a fixed clock, the extra script commands and the program that
+// holds a workspace lock.
 package scripttest
 
 import (
