@@ -24,6 +24,7 @@ func (d *doctor) repair(w *wsFiles) error {
 	if err := d.renumber(w); err != nil {
 		return err
 	}
+	d.followIdentity(w)
 	d.completeDecisions(w)
 	d.reconcile(w)
 	return nil
@@ -83,16 +84,22 @@ func (d *doctor) renumber(w *wsFiles) error {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
 		isMeant := meant == line
+		// The chain keeps every id the question has had (SPEC §27).
+		chain := old
+		if prev := strings.TrimSpace(b.Value("renumbered_from")); prev != "" {
+			chain = prev + ", " + old
+		}
 		if err := w.questions.Rename(line, next); err != nil {
 			return err
 		}
-		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: old}); err != nil {
+		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
 			return err
 		}
 		w.dirtyQ = true
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + ")"
 		if isMeant && awaited == old {
-			d.retarget(w, old, next)
+			retarget(w.state, old, next)
+			w.dirtyS = true
 			did += "; state.md now awaits " + next
 		}
 		if meant > line {
@@ -152,26 +159,6 @@ func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
 		seen[b.QID] = true
 	}
 	return nil
-}
-
-// retarget points state.md's references to old at next: the awaiting
-// section and any cursor value that names it.
-func (d *doctor) retarget(w *wsFiles, old, next string) {
-	var kvs []mdstore.KV
-	for _, en := range w.state.Awaiting() {
-		v := en.Value
-		if en.Canon == "question_id" {
-			v = next
-		}
-		kvs = append(kvs, mdstore.KV{Key: en.Canon, Value: v})
-	}
-	w.state.SetAwaiting(kvs...)
-	for _, en := range w.state.Cursor() {
-		if strings.Contains(en.Value, old) {
-			w.state.Set(en.Canon, strings.ReplaceAll(en.Value, old, next))
-		}
-	}
-	w.dirtyS = true
 }
 
 func (d *doctor) completeDecisions(w *wsFiles) {

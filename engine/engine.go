@@ -124,6 +124,7 @@ func (e *Engine) read() (*files, error) {
 		return nil, err
 	}
 	f := w.files // not &w.files, which would keep the bytes read for a write too
+	e.follow(&f) // what the next write corrects, a read sees already
 	return &f, nil
 }
 
@@ -187,6 +188,7 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 		return zero, err
 	}
 	f := &w.files
+	e.follow(f)
 	v, err := fn(f)
 	if err != nil {
 		return zero, err

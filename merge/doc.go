@@ -3,19 +3,24 @@
 // one workspace raise and answer questions independently, and git brings
 // them together.
 //
-// questions.md merges by question block. A block both sides have (the
-// same id and question, or a block a merge renumbered, recognised by
-// renumbered_from) merges field by field against the base: the fields of a
-// resolution (status, answered_at, answer, choice, answered_by, auto) go
-// together, a final status beats open, and two different final statuses or
-// answers are a real conflict; reminded_at keeps the later time; any other
-// field changed differently on both sides is a conflict; a field theirs
-// removed is kept. Blocks new on either side are all kept: ours in place,
-// theirs after them in their file order. A block of theirs whose id ours
-// uses for another question (two clones that each raised q-…-001) keeps its
-// content under the next free id of its date and records renumbered_from;
-// its supersedes follows. Text outside the blocks is ours unless only
-// theirs changed it.
+// questions.md merges by question block. A question is known by its
+// identity, not its current id: its raised_at, question text and slice,
+// and every id it has had (renumbered_from holds the chain of earlier ids,
+// oldest first). A block both sides have (the same id or a shared one in
+// the chains, the same question) merges field by field against the base:
+// the fields of a resolution (status, answered_at, answer, choice,
+// answered_by, auto) go together, a final status beats open, and two
+// different final statuses or answers are a real conflict; responses are a
+// union by responder; reminded_at keeps the later time; renumbered_from
+// joins the chains; any other field changed differently on both sides is
+// a conflict; a field theirs removed is kept. When ours' id is in theirs'
+// chain, the block takes theirs' id (unless ours uses it), so that ids
+// only move on along a chain. Blocks new on either side are all kept: ours
+// in place, theirs after them in their file order. A block of theirs whose
+// id ours uses for another question (two clones that each raised q-…-001)
+// keeps its content under the next free id of its date and adds the old
+// id to renumbered_from; its supersedes follows. Text outside the blocks
+// is ours unless only theirs changed it.
 //
 // state.md merges field by field against the base, in ours' form (table or
 // bullets) and line endings. What holds the agent is three things, each
@@ -84,18 +89,12 @@
 // # Limits
 //
 //   - Git resolves a file that changed on one side only by taking that side,
-//     without running the driver. When only theirs changed state.md or
-//     decisions.md, the ids in it are theirs' own even where questions.md
-//     renumbered them: state.md may then await a question by its old id
-//     (doctor reports the drift and doctor --fix repairs it), and a
-//     decision's heading keeps the id it was written with, which the
-//     renumbered block names in renumbered_from.
-//   - A rebase replays one commit at a time: a commit that pauses, replayed
-//     onto a branch that is paused on another question, is a conflict even
-//     when a later commit answers it.
-//   - A question is recognised across versions by its id (or renumbered_from)
-//     together with its raised_at, question text and slice; one whose text
-//     was edited is matched by id and raised_at only.
+//     without running the driver: state.md or decisions.md may then name a
+//     question by an id the merged questions.md gives another. The engine
+//     reads them by identity and corrects them on its next write (package
+//     engine, follow).
+//   - A question whose text was edited is matched by id (or chain) and
+//     raised_at only.
 //   - When the base of a merge is a virtual one (criss-cross history), the
 //     drivers of state.md and decisions.md read the first merge base's
 //     questions.md in its place.

@@ -293,18 +293,48 @@ func sameQuestion(a, b *qblock) bool {
 	return a.hasIdent == b.hasIdent && a.ident == b.ident
 }
 
+// ids are every id a block has had: its renumbered_from chain (oldest
+// first) and its id. A question is known by them, however often a merge
+// renumbered it on some clone (SPEC §27).
+func (b *qblock) ids() []string {
+	return append(splitList(b.from), b.qid)
+}
+
+// shareID: two blocks that have had an id in common.
+func shareID(a, b *qblock) bool {
+	for _, x := range a.ids() {
+		if slices.Contains(b.ids(), x) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinChains is the renumbered_from chain of a block whose versions have
+// the chains a and b: a's ids, then b's not in a, oldest first, less the
+// id the block has now.
+func joinChains(a, b, now string) string {
+	var out []string
+	for _, id := range append(splitList(a), splitList(b)...) {
+		if id != now && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // match finds, for each block of base, the block of side that is the same
-// question: the same id and question; else the block renumbered from that
-// id with the same question (a merge renumbered it); else the same id and
-// raised_at (the question's text was edited). Each block of side is
-// matched at most once.
+// question: the same id and question; else a block that has had one of
+// its ids (renumbered_from, however many times) with the same question;
+// else the same id and raised_at (the question's text was edited). Each
+// block of side is matched at most once.
 func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 	baseToSide, sideToBase = map[*qblock]*qblock{}, map[*qblock]*qblock{}
-	byID, byFrom := map[string][]*qblock{}, map[string][]*qblock{}
+	byID, byAny := map[string][]*qblock{}, map[string][]*qblock{}
 	for _, s := range side.blocks {
 		byID[s.qid] = append(byID[s.qid], s)
-		if s.from != "" {
-			byFrom[s.from] = append(byFrom[s.from], s)
+		for _, id := range s.ids() {
+			byAny[id] = append(byAny[id], s)
 		}
 	}
 	take := func(b *qblock, cands []*qblock, ok func(*qblock) bool) bool {
@@ -318,7 +348,7 @@ func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 	}
 	for _, b := range base.blocks {
 		same := func(s *qblock) bool { return sameQuestion(b, s) }
-		if take(b, byID[b.qid], same) || take(b, byFrom[b.qid], same) {
+		if take(b, byID[b.qid], same) || slices.ContainsFunc(b.ids(), func(id string) bool { return take(b, byAny[id], same) }) {
 			continue
 		}
 		take(b, byID[b.qid], func(s *qblock) bool {
@@ -402,6 +432,7 @@ type plan struct {
 	paired     map[*qblock]*qblock // theirs block → the ours block it merged into
 	added      []*qblock           // theirs blocks that come after ours, in file order
 	outID      map[*qblock]string  // theirs block → its id in the result
+	moved      map[*qblock]string  // ours block → the id theirs renumbered it to, which the result takes
 	unplaced   map[*qblock]string  // theirs blocks that cannot be given an id: why
 	renamed    []Rename
 	r          *Renumbering // p.renumbering(), once placed
@@ -414,7 +445,7 @@ type pairing struct {
 
 func newPlan(base, ours, theirs Source) (*plan, error) {
 	var err error
-	p := &plan{pairs: map[*qblock]pairing{}, paired: map[*qblock]*qblock{}, outID: map[*qblock]string{}, unplaced: map[*qblock]string{}}
+	p := &plan{pairs: map[*qblock]pairing{}, paired: map[*qblock]*qblock{}, outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}}
 	ids := map[string]string{}
 	for _, v := range []struct {
 		f    **qfile
@@ -483,7 +514,7 @@ func (p *plan) place() error {
 	}
 	for _, t := range fresh {
 		for _, o := range p.o.blocks {
-			if _, ok := p.pairs[o]; ok || !sameQuestion(o, t) || !(o.qid == t.qid || o.from == t.qid || t.from == o.qid) {
+			if _, ok := p.pairs[o]; ok || !sameQuestion(o, t) || !shareID(o, t) {
 				continue
 			}
 			var base *qblock
@@ -499,10 +530,20 @@ func (p *plan) place() error {
 	for _, f := range []*qfile{p.b, p.o, p.t} {
 		for _, b := range f.blocks {
 			all = append(all, b.qid)
+			taken[b.qid] = taken[b.qid] || f == p.o
 		}
 	}
+	// A question theirs renumbered away from ours' id (ours' id is in its
+	// renumbered_from) takes theirs' id, unless ours uses it: ids only
+	// move on along a chain, so clones converge on one id per question
+	// instead of renumbering each other's questions back and forth.
 	for _, o := range p.o.blocks {
-		taken[o.qid] = true
+		if pr, ok := p.pairs[o]; ok && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] {
+			p.moved[o] = pr.t.qid
+		}
+	}
+	for o, id := range p.moved {
+		taken[o.qid], taken[id] = false, true
 	}
 	for _, t := range fresh {
 		if p.paired[t] != nil {
@@ -564,22 +605,33 @@ func (p *plan) renumbering() *Renumbering {
 			}
 		}
 	default:
+		for o, id := range p.moved {
+			set(r.ours, o.qid, id)
+		}
 		for _, t := range p.t.blocks {
 			if o := p.paired[t]; o != nil {
-				set(r.theirs, t.qid, o.qid)
+				set(r.theirs, t.qid, p.oursID(o))
 			} else if id, ok := p.outID[t]; ok {
 				set(r.theirs, t.qid, id)
 			}
 		}
 		for _, b := range p.b.blocks {
 			if o := p.bOurs[b]; o != nil {
-				set(r.base, b.qid, o.qid)
+				set(r.base, b.qid, p.oursID(o))
 			} else if t := p.bTheirs[b]; t != nil {
 				set(r.base, b.qid, r.theirsID(t.qid))
 			}
 		}
 	}
 	return r
+}
+
+// oursID is the id ours' block o has in the result.
+func (p *plan) oursID(o *qblock) string {
+	if id, ok := p.moved[o]; ok {
+		return id
+	}
+	return o.qid
 }
 
 func (r *Renumbering) theirsID(id string) string {

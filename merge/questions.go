@@ -72,7 +72,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	for i, ob := range o.blocks {
 		textsBefore(i)
 		pr, ok := p.pairs[ob]
-		if !ok || unchanged(pr.base, ob, pr.t) {
+		if !ok || p.moved[ob] == "" && unchanged(pr.base, ob, pr.t) {
 			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
@@ -144,7 +144,7 @@ func whole(f *qfile) (Result, error) {
 func (p *plan) fetch() error {
 	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
 	for o, pr := range p.pairs {
-		if !unchanged(pr.base, o, pr.t) {
+		if p.moved[o] != "" || !unchanged(pr.base, o, pr.t) {
 			needT[pr.t] = true
 			if pr.base != nil {
 				needB[pr.base] = true
@@ -268,8 +268,20 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 			return pc, eo, et, nil, err
 		}
 	}
+	if id := p.moved[o]; id != "" {
+		// Under theirs' id: the chain holds every id it has had.
+		chain := mdstore.KV{Key: "renumbered_from", Value: joinChains(joinChains(o.from, o.qid, ""), t.from, id)}
+		for _, lines := range []*[]string{&linesO, &linesT} {
+			if *lines, err = renamed(*lines, id, chain); err != nil {
+				return pc, eo, et, nil, err
+			}
+		}
+		if len(kvT) == 0 {
+			linesT = linesO
+		}
+	}
 	after := func(kvs []mdstore.KV) expect {
-		e := expect{o.qid, o.status, o.answer}
+		e := expect{p.oursID(o), o.status, o.answer}
 		for _, kv := range kvs {
 			switch mdstore.NormKey(kv.Key) {
 			case "status":
@@ -281,6 +293,18 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 		return e
 	}
 	return piece{ours: linesO, theirs: linesT}, after(kvO), after(kvT), conflicts, nil
+}
+
+// renamed is a block's lines under the id to, with the field kv set.
+func renamed(lines []string, to string, kv mdstore.KV) ([]string, error) {
+	q := mdstore.ParseQuestions([]byte(strings.Join(lines, "")))
+	if err := q.Rename(1, to); err != nil {
+		return nil, err
+	}
+	if err := q.Set(to, kv); err != nil {
+		return nil, err
+	}
+	return splitText(q.Bytes()).lines, nil
 }
 
 // setFields writes fields into a copy of a block, as the engine does.
@@ -382,6 +406,15 @@ func mergeFields(base, o, t *qblock, mapB, mapT map[string]string) (kvO, kvT []m
 				both(n, vt.v)
 			}
 		case n == "renumberedfrom":
+			both(n, joinChains(vo.v, vt.v, o.qid))
+		case n == "responses":
+			if v, ok := unionResponses(vb.v, vo.v, vt.v); ok {
+				if v != vo.v {
+					both(n, v)
+				}
+				continue
+			}
+			fallthrough
 		default:
 			conflicts = append(conflicts, fmt.Sprintf("%s: field %q changed differently on both sides (ours %s, theirs %s)", o.qid, keyOf(n), describe(vo.v), describe(vt.v)))
 			kvT = append(kvT, mdstore.KV{Key: keyOf(n), Value: vt.v})
@@ -401,7 +434,7 @@ func (p *plan) renderAdded(t *qblock, nl string) ([]string, error) {
 	}
 	var kvs []mdstore.KV
 	if id != t.qid {
-		kvs = append(kvs, mdstore.KV{Key: "renumbered_from", Value: t.qid})
+		kvs = append(kvs, mdstore.KV{Key: "renumbered_from", Value: joinChains(t.from, t.qid, id)})
 	}
 	if sup, ok := find(t.fields(), "supersedes"); ok && mapIDs(sup, p.mapT) != sup {
 		kvs = append(kvs, mdstore.KV{Key: "supersedes", Value: mapIDs(sup, p.mapT)})

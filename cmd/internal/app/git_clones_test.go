@@ -188,3 +188,149 @@ func TestClonesSlicesNoConflict(t *testing.T) {
 	}
 	l.doctorClean("b")
 }
+
+// answered records an answered question in clone (no pause).
+func (l *gitLab) answered(clone, now, question string) {
+	l.t.Helper()
+	l.at(clone, now, "question", "raise", "--gate", "advisory", "--question", question, "--option", "yes", "--answered", "yes")
+}
+
+// blocksOf are clone's questions.md blocks whose question is question.
+func (l *gitLab) blocksOf(clone, question string) []*mdstore.Block {
+	var out []*mdstore.Block
+	for _, b := range mdstore.ParseQuestions([]byte(l.read(clone + "/" + gitWS + mdstore.QuestionsFile))).Blocks() {
+		if b.Value("question") == question {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// renumberedTwice is three clones where c's question QC (c's
+// q-2026-11-29-001, paused) is q-2026-11-29-004 on origin: a's merge
+// renumbered it to 002, b's to 004.
+func renumberedTwice(t *testing.T) *gitLab {
+	l := threeClones(t)
+	l.answered("a", "2026-11-29T10:00:00Z", "QA?")
+	l.save("a", "a")
+	l.raise("c", "2026-11-29T10:01:00Z", "QC?")
+	l.sync("c")
+	l.sync("a") // QC becomes 002
+	l.answered("b", "2026-11-29T10:02:00Z", "QB1?")
+	l.answered("b", "2026-11-29T10:03:00Z", "QB2?")
+	l.sync("b") // QA becomes 003, QC 004
+	if got := l.blocksOf("b", "QC?"); len(got) != 1 || got[0].QID != "q-2026-11-29-004" {
+		t.Fatalf("origin: QC is not q-2026-11-29-004:\n%s", l.read("b/"+gitWS+mdstore.QuestionsFile))
+	}
+	return l
+}
+
+// Class 3: a question renumbered twice elsewhere still merges with itself:
+// c rejects its q-001 and pulls, and QC is one question, rejected, under
+// origin's id, with its decision there too.
+func TestClonesRenumberedTwice(t *testing.T) {
+	l := renumberedTwice(t)
+	l.at("c", "2026-11-29T10:10:00Z", "state", "resolve", "--reject", "q-2026-11-29-001", "split it")
+	l.sync("c")
+	qc := l.blocksOf("c", "QC?")
+	if len(qc) != 1 || qc[0].QID != "q-2026-11-29-004" || qc[0].Value("status") != "rejected" {
+		t.Fatalf("QC after the pull: %d blocks, want one, q-2026-11-29-004, rejected:\n%s", len(qc), l.read("c/"+gitWS+mdstore.QuestionsFile))
+	}
+	if got := qc[0].Value("renumbered_from"); got != "q-2026-11-29-001, q-2026-11-29-002" {
+		t.Errorf("renumbered_from %q, want the whole chain", got)
+	}
+	for _, q := range []string{"QA?", "QB1?", "QB2?"} {
+		if n := len(l.blocksOf("c", q)); n != 1 {
+			t.Errorf("%s: %d blocks, want 1", q, n)
+		}
+	}
+	s := l.stateOf("c")
+	if v := cursor(s, "next_action"); !strings.Contains(v, "q-2026-11-29-004") || s.AwaitingQID() != "" {
+		t.Errorf("state.md: next_action %q awaiting %q, want the re-scope of q-2026-11-29-004 and no pause", v, s.AwaitingQID())
+	}
+	l.doctorClean("c")
+	// The decision of QC is recorded once, under its id: a write puts every
+	// entry that a merge left under another question's id where it belongs.
+	l.answered("c", "2026-11-29T10:20:00Z", "QD?")
+	dec := l.read("c/" + gitWS + mdstore.DecisionsFile)
+	for _, r := range mdstore.DecisionRecords([]byte(dec)) {
+		id := mdstore.DecisionID(r.Title)
+		blocks := l.blocksOf("c", r.Question)
+		if len(blocks) != 1 || blocks[0].QID != id {
+			t.Errorf("decisions.md: %s records %q, which is not that question's id:\n%s", r.Title, r.Question, dec)
+		}
+	}
+	if n := strings.Count(dec, "question: QC?"); n != 1 {
+		t.Errorf("decisions.md records QC %d times, want once:\n%s", n, dec)
+	}
+	l.doctorClean("c")
+}
+
+// Class 2: git takes theirs' questions.md whole when only theirs changed
+// it; state.md, changed only by ours, then awaits an id that is another
+// question's. Every command reads the pause as the question its Awaiting
+// section describes, and the next write corrects the id.
+func TestClonesAwaitedFollowsIdentity(t *testing.T) {
+	l := threeClones(t)
+	l.answered("a", "2026-11-29T10:00:00Z", "QA?")
+	l.save("a", "a")
+	l.raise("c", "2026-11-29T10:01:00Z", "QC?")
+	l.sync("c")
+	l.sync("a") // QC becomes 002
+	l.sync("c") // c fast-forwards: it awaits q-002
+	if got := l.stateOf("c").AwaitingQID(); got != "q-2026-11-29-002" {
+		t.Fatalf("c awaits %q, want q-2026-11-29-002", got)
+	}
+	l.answered("b", "2026-11-29T10:02:00Z", "QB1?")
+	l.answered("b", "2026-11-29T10:03:00Z", "QB2?")
+	l.save("b", "b")
+	l.run("b", "git", "pull", "-q", "--no-rebase", "--no-edit")
+	// b sends its questions.md and decisions.md, not its state.md (QC is
+	// 004 there, 002 is QB2).
+	l.run("b", "git", "checkout", "origin/main", "--", gitWS+mdstore.StateFile)
+	l.run("b", "git", "commit", "-q", "-m", "questions only")
+	l.run("b", "git", "push", "-q", "origin", "main")
+	l.agentMoves("c", "2026-11-29T10:05:00Z", "2 — api", `/rite-resolve q-2026-11-29-002 "<answer>"`)
+	l.sync("c")
+	if got := l.blocksOf("c", "QC?"); len(got) != 1 || got[0].QID != "q-2026-11-29-004" {
+		t.Fatalf("c: QC is not q-2026-11-29-004:\n%s", l.read("c/"+gitWS+mdstore.QuestionsFile))
+	}
+	code, out, _ := l.exec("c", engineName, "state", "check")
+	if code != 3 || !strings.Contains(out, "q-2026-11-29-004") {
+		t.Errorf("state check: exit %d\n%s\nwant 3, awaiting q-2026-11-29-004", code, out)
+	}
+	l.doctorClean("c")
+	l.at("c", "2026-11-29T10:06:00Z", "state", "resolve", "q-2026-11-29-004", "1")
+	s := l.stateOf("c")
+	if cursor(s, "status") != "running" || s.AwaitingQID() != "" {
+		t.Errorf("after answering q-2026-11-29-004: status %q awaiting %q, want running\n%s", cursor(s, "status"), s.AwaitingQID(), l.read("c/"+gitWS+mdstore.StateFile))
+	}
+	if b := l.blocksOf("c", "QB2?"); len(b) != 1 || b[0].Value("answer") != "yes" {
+		t.Errorf("QB2 lost its answer or was answered again")
+	}
+	l.doctorClean("c")
+}
+
+// Class 6: two people answering one routed collect-all question on two
+// clones: both responses are kept, with no conflict.
+func TestClonesResponsesUnion(t *testing.T) {
+	l := threeClones(t)
+	l.at("a", "2026-11-29T10:00:00Z", "question", "raise", "--gate", "blocking", "--question", "Vote?", "--option", "yes", "--option", "no",
+		"--route", "alice", "--route", "bob", "--route", "carol", "--strategy", "collect-all")
+	l.sync("a")
+	l.sync("b")
+	id := l.qidOf("a", "Vote?")
+	l.at("a", "2026-11-29T10:01:00Z", "state", "resolve", "--by", "alice", id, "1")
+	l.sync("a")
+	l.at("b", "2026-11-29T10:02:00Z", "state", "resolve", "--by", "bob", id, "2")
+	l.sync("b")
+	b := l.blocksOf("b", "Vote?")
+	if len(b) != 1 {
+		t.Fatalf("%d blocks of Vote?", len(b))
+	}
+	resp := b[0].Value("responses")
+	if !strings.Contains(resp, "by: alice") || !strings.Contains(resp, "by: bob") {
+		t.Errorf("responses after the pull:\n%s\nwant alice's and bob's", resp)
+	}
+	l.doctorClean("b")
+}

@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"bytes"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Doctor's side of follow (identity.go). Doctor reads the workspace as
+// every command does, through follow: a reference a renumbering moved is
+// read as the question it means (the next write corrects it, and so does
+// --fix), and is not a finding; a pause that no pause holds is an error,
+// which --fix restores.
+
+// checkIdentity reports the pauses follow would restore, and returns the
+// files as follow leaves them (w itself when it changes nothing), which
+// the later checks read.
+func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
+	if w.refused || w.state == nil || w.questions == nil || firstDuplicate(w.questions) != nil {
+		return w // which block an id means is settled by renumbering first
+	}
+	c := *w
+	c.state = mdstore.ParseState(w.state.Bytes())
+	c.decisions = bytes.Clone(w.decisions)
+	fixed := d.e.follow(&c.files)
+	if len(fixed) == 0 {
+		return w
+	}
+	for _, x := range fixed {
+		if !x.lost {
+			continue
+		}
+		d.add(Finding{Severity: SevError, Kind: "identity", File: x.file, Line: x.line, Problem: x.problem,
+			Mend: "run: devrites-engine doctor --fix (" + x.did + ")", Fixable: true})
+	}
+	return &c
+}
+
+// followIdentity is --fix's: the corrections follow makes, written.
+func (d *doctor) followIdentity(w *wsFiles) {
+	if w.refused || firstDuplicate(w.questions) != nil {
+		return
+	}
+	before := string(w.decisions)
+	for _, x := range d.e.follow(&w.files) {
+		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
+		d.repairs = append(d.repairs, Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
+	}
+	w.dirtyDec = w.dirtyDec || string(w.decisions) != before
+}

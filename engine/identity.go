@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// References follow identity (SPEC §27). Git takes a file that changed on
+// one side only without running the merge driver, so after a merge
+// state.md or decisions.md may name a question by an id a renumbering
+// gave to another one, and a pause may be lost. Every command reads the
+// workspace through follow: a reference a renumbering moved is corrected
+// (the question is known by its text and raise time, and by the ids its
+// renumbered_from chain holds), and an open question that paused and that
+// no pause holds takes the pause back (or is queued in awaiting_next).
+
+// correction is a reference follow moved, or a pause it restored.
+type correction struct {
+	file    string
+	line    int
+	problem string // what was wrong, for doctor
+	did     string // what follow did
+	lost    bool   // a pause was lost: doctor reports it (a moved reference it reads through)
+}
+
+// chainOf is every id a block has had: its renumbered_from chain, then its id.
+func chainOf(b *mdstore.Block) []string {
+	var ids []string
+	for _, id := range strings.Split(b.Value("renumbered_from"), ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return append(ids, b.QID)
+}
+
+func sameText(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// follow corrects f's references by identity and restores lost pauses; it
+// returns what it did, in order.
+func (e *Engine) follow(f *files) []correction {
+	var out []correction
+	out = append(out, e.followAwaited(f)...)
+	out = append(out, followDecisions(f)...)
+	return append(out, e.restorePauses(f)...)
+}
+
+// followAwaited: the awaited question_id must name the question the
+// Awaiting human section describes (its text and raise time); when another
+// block is that question (a renumbering moved it), the pause follows it.
+func (e *Engine) followAwaited(f *files) []correction {
+	s := f.state
+	id := s.AwaitingQID()
+	question, _ := s.GetAwaiting("question")
+	raised, _ := s.GetAwaiting("raised_at")
+	raised = strings.TrimSpace(raised)
+	if id == "" || strings.TrimSpace(question) == "" || raised == "" {
+		return nil
+	}
+	describes := func(b *mdstore.Block) bool {
+		return sameText(b.Value("question"), question) && strings.TrimSpace(b.Value("raised_at")) == raised
+	}
+	if b := f.questions.Find(id); b != nil && describes(b) {
+		return nil
+	}
+	var found *mdstore.Block
+	for _, b := range f.questions.Blocks() {
+		if b.QID != id && describes(b) {
+			if found != nil && slices.Contains(chainOf(found), id) == slices.Contains(chainOf(b), id) {
+				return nil // two candidates: which one is not guessed
+			}
+			if found == nil || slices.Contains(chainOf(b), id) {
+				found = b
+			}
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	retarget(s, id, found.QID)
+	s.AppendLog(e.logLine(s, "awaits "+found.QID+", the question it meant ("+id+" was renumbered)"))
+	return []correction{{file: mdstore.StateFile, line: s.AwaitingLine(),
+		problem: "awaits " + id + ", but the question its Awaiting human section describes is " + found.QID + " (renumbered by a merge)",
+		did:     "state.md awaits " + found.QID + " (was " + id + ")"}}
+}
+
+// retarget makes state.md's pause and cursor name next where they named old.
+func retarget(s *mdstore.State, old, next string) {
+	var kvs []mdstore.KV
+	for _, en := range s.Awaiting() {
+		v := en.Value
+		if en.Canon == "question_id" {
+			v = next
+		}
+		kvs = append(kvs, mdstore.KV{Key: en.Canon, Value: v})
+	}
+	s.SetAwaiting(kvs...)
+	for _, en := range s.Cursor() {
+		if v := replaceID(en.Value, old, next); v != en.Value {
+			s.Set(en.Canon, v)
+		}
+	}
+}
+
+// replaceID replaces the id old, as a word, by next.
+func replaceID(s, old, next string) string {
+	var b strings.Builder
+	i := 0
+	for {
+		start, end := qid.Index(s, i)
+		if start < 0 {
+			break
+		}
+		b.WriteString(s[i:start])
+		if id := s[start:end]; id == old {
+			b.WriteString(next)
+		} else {
+			b.WriteString(id)
+		}
+		i = end
+	}
+	b.WriteString(s[i:])
+	return b.String()
+}
+
+// followDecisions: an entry of decisions.md belongs to the question whose
+// text it copied. An entry under an id that another question has now is
+// moved to the id of its own question (the one whose renumbered_from
+// chain holds the id); an entry that is then a copy of another is
+// removed, so that each decision is recorded once.
+func followDecisions(f *files) []correction {
+	if len(f.decisions) == 0 {
+		return nil
+	}
+	recs := mdstore.DecisionRecords(f.decisions)
+	var out []correction
+	for i := len(recs) - 1; i >= 0; i-- { // from the end: lines before stay where they are
+		r := recs[i]
+		id := mdstore.DecisionID(r.Title)
+		if id == "" || strings.TrimSpace(r.Question) == "" {
+			continue
+		}
+		if b := f.questions.Find(id); b == nil || sameText(b.Value("question"), r.Question) {
+			continue
+		}
+		var own *mdstore.Block
+		for _, b := range f.questions.Blocks() {
+			if b.QID != id && slices.Contains(chainOf(b), id) && sameText(b.Value("question"), r.Question) {
+				if own != nil {
+					own = nil
+					break
+				}
+				own = b
+			}
+		}
+		if own == nil {
+			continue
+		}
+		title := own.QID + r.Title[len(id):]
+		moved := r
+		moved.Title = title
+		c := correction{file: mdstore.DecisionsFile, line: r.Line,
+			problem: "the entry " + r.Title + " records " + own.QID + " (renumbered by a merge), and " + id + " is another question now"}
+		if slices.ContainsFunc(recs, func(o mdstore.DecisionRecord) bool { return o.Line != r.Line && o.Same(moved) }) {
+			f.decisions = mdstore.RemoveDecision(f.decisions, r)
+			c.did = "removed the entry " + r.Title + ", a copy of " + title
+		} else {
+			f.decisions = mdstore.RetitleDecision(f.decisions, r.Line, title)
+			c.did = "the entry " + r.Title + " is " + title
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// restorePauses: a question the Log says paused ("raised <id> (<gate>)"),
+// still open and pausing, that neither the Awaiting human section nor
+// awaiting_next holds, lost its pause in a merge. It takes the pause when
+// none is held (under a stop, the stop stays), else it is queued.
+func (e *Engine) restorePauses(f *files) []correction {
+	s := f.state
+	held := splitNames(valueOf(s, "awaiting_next"))
+	if b := awaitedOpen(f); b != nil {
+		held = append(held, b.QID)
+	}
+	var lost []Question
+	for _, id := range pausedInLog(s) {
+		b := f.questions.Find(id)
+		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q Question) bool { return q.QID == id }) {
+			continue
+		}
+		lost = append(lost, fromBlock(b, e.Now()))
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(lost, func(a, b Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
+	var out []correction
+	if awaitedOpen(f) == nil {
+		q := lost[0]
+		lost = lost[1:]
+		if _, stopped := stopReason(s); stopped {
+			e.pauseUnder(f, q, "pause on "+q.QID+" restored (a merge lost it); still blocked")
+		} else {
+			e.pause(f, q, "pause on "+q.QID+" restored (a merge lost it)")
+		}
+		out = append(out, correction{file: mdstore.StateFile, line: s.AwaitingLine(), lost: true,
+			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: "state.md awaits " + q.QID})
+	}
+	for _, q := range lost {
+		queue := append(splitNames(valueOf(s, "awaiting_next")), q.QID)
+		s.Set("awaiting_next", strings.Join(queue, ", "))
+		s.AppendLog(e.logLine(s, q.QID+" queued in awaiting_next (a merge lost its pause)"))
+		out = append(out, correction{file: mdstore.StateFile, lost: true,
+			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: q.QID + " queued in awaiting_next"})
+	}
+	return out
+}
+
+// pausedInLog are the ids the Log says a raise paused on and no later line
+// says were answered, rejected or dropped, in order.
+func pausedInLog(s *mdstore.State) []string {
+	head, end, ok := s.LogSpan()
+	if !ok {
+		return nil
+	}
+	lines := strings.Split(string(s.Bytes()), "\n")
+	var ids []string
+	for i := head + 1; i < end && i < len(lines); i++ {
+		l := lines[i]
+		if at := strings.Index(l, ": raised q-"); at >= 0 && !strings.Contains(l[at:], "provisional") {
+			from := at + len(": raised ")
+			if start, stop := qid.Index(l, from); start == from && strings.HasPrefix(l[stop:], " (") {
+				ids = append(ids, l[start:stop])
+			}
+			continue
+		}
+		for _, kind := range []string{"answered ", "rejected ", "dropped ", "auto-picked "} {
+			for at := strings.Index(l, kind+"q-"); at >= 0; {
+				start, stop := qid.Index(l, at+len(kind))
+				if start != at+len(kind) {
+					break
+				}
+				ids = slices.DeleteFunc(ids, func(id string) bool { return id == l[start:stop] })
+				next := strings.Index(l[stop:], kind+"q-")
+				if next < 0 {
+					break
+				}
+				at = stop + next
+			}
+		}
+	}
+	return ids
+}
