@@ -36,7 +36,8 @@ func (e *Engine) ResolveBatch(ctx context.Context, s, by string) (*ResolveResult
 	if err != nil {
 		return nil, err
 	}
-	return e.resolve(ctx, items, by, true, bad)
+	res, notify, err := e.resolve(ctx, items, by, true, bad)
+	return notified(ctx, res, notify, err)
 }
 
 // parseBatch returns the entries that parse and the lines that do not; err

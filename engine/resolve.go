@@ -68,12 +68,30 @@ var eventOf = map[string]string{StatusAnswered: "resolved", StatusDropped: "drop
 // a resolution that repeats one already applied succeeds and completes
 // what a crash left undone. items is not changed.
 func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string) (*ResolveResult, error) {
+	res, notify, err := e.ResolveThenNotify(ctx, items, by)
+	return notified(ctx, res, notify, err)
+}
+
+// ResolveThenNotify is Resolve without the notify hook: it returns what
+// fires the hook for the events of the resolution, to call when the caller
+// has let go of what it holds (serve's request slot), and which returns
+// the hook's warnings.
+func (e *Engine) ResolveThenNotify(ctx context.Context, items []Resolution, by string) (*ResolveResult, func(context.Context) []string, error) {
 	return e.resolve(ctx, items, by, false, nil)
+}
+
+// notified fires what a resolve returned and adds its warnings.
+func notified(ctx context.Context, res *ResolveResult, notify func(context.Context) []string, err error) (*ResolveResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, notify(ctx)...)
+	return res, nil
 }
 
 // resolve is Resolve with the problems a batch already has (lines that did
 // not parse), reported with the others.
-func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, batch bool, bad lineErrors) (*ResolveResult, error) {
+func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, batch bool, bad lineErrors) (*ResolveResult, func(context.Context) []string, error) {
 	where := func(it Resolution) string {
 		if batch {
 			return fmt.Sprintf("batch line %d: %s", it.Line, it.QID)
@@ -107,7 +125,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		}
 		if err != nil {
 			if !batch {
-				return nil, err
+				return nil, nil, err
 			}
 			bad = append(bad, lineError{it.Line, err})
 			continue
@@ -117,7 +135,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 	}
 	by, err := e.answerer(by)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// done is what the transaction did: the result, and the events the
 	// hook hears once the lock is released.
@@ -208,13 +226,15 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		return done{res, fired}, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	res := d.res
-	for _, ev := range d.fired {
-		res.Warnings = append(res.Warnings, e.fire(ctx, ev.event, ev.q)...)
-	}
-	return res, nil
+	return d.res, func(ctx context.Context) []string {
+		var warnings []string
+		for _, ev := range d.fired {
+			warnings = append(warnings, e.fire(ctx, ev.event, ev.q)...)
+		}
+		return warnings
+	}, nil
 }
 
 // resolvedValues computes the fields a resolution writes: an answer that is

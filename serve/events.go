@@ -105,6 +105,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, now func() strin
 		}
 	}
 	for {
+		// A stream nobody reads ends at the next write past its deadline.
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		check()
 		if err := rc.Flush(); err != nil {
 			return

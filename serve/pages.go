@@ -2,7 +2,7 @@ package serve
 
 import (
 	"context"
-	"errors"
+	"crypto/subtle"
 	"net/http"
 	"slices"
 	"strconv"
@@ -32,12 +32,12 @@ const maxName = 100
 // inboxAllowed reports whether the request carries the inbox token, in its
 // query or its cookie.
 func (s *Server) inboxAllowed(r *http.Request) bool {
-	p := s.projects[0]
-	if p.key.Valid(r.URL.Query().Get("t"), "inbox") {
+	valid := func(t string) bool { return subtle.ConstantTimeCompare([]byte(t), []byte(s.inboxKey)) == 1 }
+	if valid(r.URL.Query().Get("t")) {
 		return true
 	}
 	c, err := r.Cookie(inboxCookie)
-	return err == nil && p.key.Valid(c.Value, "inbox")
+	return err == nil && valid(c.Value)
 }
 
 // inboxLink is the inbox's address for a request that may see it, else "".
@@ -107,7 +107,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 				})
 			}
 			if err != nil {
-				page.Unreadable = append(page.Unreadable, unreadable{name, ws.Slug, err.Error()})
+				page.Unreadable = append(page.Unreadable, unreadable{name, ws.Slug, s.relative(err.Error())})
 				continue
 			}
 			for _, q := range qs {
@@ -302,20 +302,11 @@ type resultPage struct {
 
 // answer records a person's answer through engine.Resolve, the transaction
 // of state resolve: same lock, same validation, same notify hook. It needs
-// the capability token of the link and the CSRF token of the page.
+// the capability token of the link and the CSRF token of the page. The form
+// was read whole before its turn (readForm).
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	t, ok := s.authorize(w, r)
 	if !ok {
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, r, http.StatusRequestEntityTooLarge, "Not recorded", "The form is larger than "+strconv.Itoa(maxForm>>10)+" KiB.")
-			return
-		}
-		s.fail(w, r, http.StatusBadRequest, "Not recorded", "The form could not be read.")
 		return
 	}
 	if !s.csrfValid(t, r.PostForm.Get("csrf")) {
@@ -340,7 +331,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The write completes even when the person's connection drops.
-	out, err := eng.Resolve(context.WithoutCancel(r.Context()), []engine.Resolution{res}, f.By)
+	ctx := context.WithoutCancel(r.Context())
+	out, notify, err := eng.ResolveThenNotify(ctx, []engine.Resolution{res}, f.By)
 	if err != nil {
 		status := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {
@@ -351,7 +343,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page := s.questionPage(r, t, eng, q, f, since)
-		page.Error, page.Hints = "not recorded: "+err.Error(), mdstore.Hints(err)
+		page.Error, page.Hints = s.relative("not recorded: "+err.Error()), s.relativeAll(mdstore.Hints(err))
 		s.render(w, r, status, "question.html", page)
 		return
 	}
@@ -361,7 +353,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.logf("%s/%s %s by %s", t.slug, d.QID, d.Status, f.By)
 	}
-	s.render(w, r, http.StatusOK, "result.html", resultPage{Slug: t.slug, Resolved: d, Warnings: out.Warnings, Inbox: s.inboxLink(r)})
+	page := &resultPage{Slug: t.slug, Resolved: d, Inbox: s.inboxLink(r)}
+	// The hook runs once the request slot is let go: a slow hook holds up
+	// nobody else; its warnings are on the page.
+	afterTurn(w, func() { page.Warnings = s.relativeAll(append(out.Warnings, notify(ctx)...)) })
+	s.render(w, r, http.StatusOK, "result.html", page)
 }
 
 // resolution turns the form into what state resolve would be given. An

@@ -2,13 +2,17 @@ package serve
 
 import (
 	"bytes"
+	"crypto/rand"
 	"embed"
+	"errors"
 	"html/template"
 	"io/fs"
 	"net"
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +70,10 @@ type Server struct {
 	handler  http.Handler
 	done     chan struct{}
 	close    sync.Once
+	// inboxKey is the inbox token of this run: random, made by New, so an
+	// inbox address, its cookie and its stream stop working when the
+	// server restarts. Question links are the projects' HMACs and live on.
+	inboxKey string
 }
 
 // project is one root: its .devrites directory and key.
@@ -74,6 +82,9 @@ type project struct {
 	devrites string
 	name     string // its base name, shown when there are several
 	key      caplink.Key
+	// dirs are the names of the project directory messages may use: as
+	// given, and with its links resolved; longest first.
+	dirs []string
 }
 
 // New prepares a server for the projects of cfg. It makes each project's
@@ -97,7 +108,8 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, mdstore.Errorf(mdstore.ErrNoWorkspace, "no project to serve")
 	}
-	s := &Server{cfg: cfg, done: make(chan struct{}), limit: newLimiter(cfg.Rate, cfg.Burst), turn: make(chan struct{}, 1)}
+	s := &Server{cfg: cfg, done: make(chan struct{}), limit: newLimiter(cfg.Rate, cfg.Burst), turn: make(chan struct{}, 1),
+		inboxKey: rand.Text()}
 	seen := map[string]bool{}
 	for _, root := range cfg.Roots {
 		devrites, err := mdstore.DevritesDir(mdstore.Locator{Root: root})
@@ -113,7 +125,12 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.projects = append(s.projects, &project{dir: dir, devrites: devrites, name: filepath.Base(dir), key: key})
+		dirs := []string{dir}
+		if given := filepath.Dir(devrites); given != dir {
+			dirs = append(dirs, given)
+		}
+		slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+		s.projects = append(s.projects, &project{dir: dir, devrites: devrites, name: filepath.Base(dir), key: key, dirs: dirs})
 	}
 	var err error
 	s.pages, err = template.New("").Funcs(template.FuncMap{"head": newHead, "join": strings.Join}).ParseFS(files, "templates/*.html")
@@ -131,9 +148,8 @@ func (s *Server) Close() { s.close.Do(func() { close(s.done) }) }
 // InboxPath is the inbox with its token: the address a person opens.
 func (s *Server) InboxPath() string { return "/?t=" + s.inboxToken() }
 
-// inboxToken opens the inbox of every project; it is made under the first
-// project's key.
-func (s *Server) inboxToken() string { return s.projects[0].key.MAC("inbox") }
+// inboxToken opens the inbox of every project, for this run only.
+func (s *Server) inboxToken() string { return s.inboxKey }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
@@ -144,7 +160,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", s.inTurn(s.inbox))
 	mux.HandleFunc("GET /events", s.inboxEvents)
 	mux.HandleFunc("GET /q/{slug}/{qid}", s.inTurn(s.question))
-	mux.HandleFunc("POST /q/{slug}/{qid}", s.inTurn(s.answer))
+	mux.HandleFunc("POST /q/{slug}/{qid}", s.readForm(s.inTurn(s.answer)))
 	mux.HandleFunc("GET /q/{slug}/{qid}/events", s.questionEvents)
 	static, _ := fs.Sub(files, "static")
 	mux.Handle("GET /static/{file}", http.StripPrefix("/static/", http.FileServerFS(static))) // files, no listing
@@ -177,17 +193,87 @@ func (s *Server) takeTurn(r *http.Request) (release func(), ok bool) {
 	}
 }
 
-// inTurn runs a handler that reads workspace files in its turn.
+// writeTimeout bounds the writing of a page: a client that does not read
+// loses its page, and holds nothing else.
+const writeTimeout = 30 * time.Second
+
+// inTurn runs a handler that reads workspace files in its turn. The turn
+// covers the handler's reads and transaction only: the page it asks for
+// (s.render) is kept, and rendered and written once the turn is over, so
+// a client that reads slowly holds no other request up. The request was
+// read whole before (readForm, for a form; a GET has no body).
 func (s *Server) inTurn(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		release, ok := s.takeTurn(r)
 		if !ok {
 			return // the client went away: nobody to answer
 		}
-		defer release()
+		page := &later{header: w.Header()}
+		h(page, r)
 		// What the request read is collected before the next one reads:
 		// the heap then holds one request's files at a time, not two.
-		defer runtime.GC()
+		runtime.GC()
+		release()
+		if page.then != nil {
+			page.then()
+		}
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
+		if page.name == "" {
+			s.logf("%s %s: no page", r.Method, r.URL.Path)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		s.render(w, r, page.status, page.name, page.data)
+	}
+}
+
+// later is the response of a handler in its turn: the headers it set (on
+// the real response's header map) and the page it asked for.
+type later struct {
+	header http.Header
+	status int
+	name   string
+	data   any
+	then   func() // runs once the turn is over, before the page is rendered
+}
+
+// afterTurn runs fn once the request's turn is over (at once outside one).
+func afterTurn(w http.ResponseWriter, fn func()) {
+	if l, ok := w.(*later); ok {
+		l.then = fn
+		return
+	}
+	fn()
+}
+
+func (l *later) Header() http.Header { return l.header }
+func (l *later) WriteHeader(int)     {}
+func (l *later) Write([]byte) (int, error) {
+	return 0, errors.New("serve: a handler in its turn writes its page through render")
+}
+
+// readForm reads the whole body of a form before the handler waits for
+// its turn: a client that sends slowly holds up nobody else. A body over
+// maxForm, one that does not parse, and a field given twice (which value
+// would be meant?) are refused, and nothing is recorded.
+func (s *Server) readForm(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if err := r.ParseForm(); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				s.fail(w, r, http.StatusRequestEntityTooLarge, "Not recorded", "The form is larger than "+strconv.Itoa(maxForm>>10)+" KiB.")
+				return
+			}
+			s.fail(w, r, http.StatusBadRequest, "Not recorded", "The form could not be read.")
+			return
+		}
+		for name, values := range r.PostForm {
+			if len(values) > 1 {
+				s.fail(w, r, http.StatusBadRequest, "Not recorded", "The form gives the field "+strconv.Quote(name)+" "+strconv.Itoa(len(values))+" times; send it once.")
+				return
+			}
+		}
 		h(w, r)
 	}
 }
@@ -248,6 +334,10 @@ func loopback(host string) bool {
 
 // render writes a page of the template name with status.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	if l, ok := w.(*later); ok {
+		l.status, l.name, l.data = status, name, data
+		return
+	}
 	var b bytes.Buffer
 	if err := s.pages.ExecuteTemplate(&b, name, data); err != nil {
 		s.logf("%s %s: template %s: %v", r.Method, r.URL.Path, name, err)
@@ -283,7 +373,30 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, title,
 	if status >= 500 {
 		s.logf("%s %s: %d %s", r.Method, r.URL.Path, status, text)
 	}
-	s.render(w, r, status, "message.html", message{Title: title, Text: text, Hints: hints, Inbox: s.inboxLink(r)})
+	s.render(w, r, status, "message.html", message{Title: title, Text: s.relative(text), Hints: s.relativeAll(hints), Inbox: s.inboxLink(r)})
+}
+
+// relative is text with the projects' directories left out of its paths
+// ("/home/alice/pay/.devrites/work/x/state.md" reads
+// ".devrites/work/x/state.md"), or a project's name where the directory
+// stands alone: a page, which may be seen from another machine, never
+// shows where the files are on this one. The log keeps the full text.
+func (s *Server) relative(text string) string {
+	for _, p := range s.projects {
+		for _, dir := range p.dirs {
+			text = strings.ReplaceAll(text, dir+string(filepath.Separator), "")
+			text = strings.ReplaceAll(text, dir, p.name)
+		}
+	}
+	return text
+}
+
+func (s *Server) relativeAll(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = s.relative(t)
+	}
+	return out
 }
 
 func (s *Server) logf(format string, args ...any) {
