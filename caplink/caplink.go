@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // KeyFile is the name of the secret in the .devrites directory.
@@ -60,7 +62,7 @@ func Ensure(devrites string) (Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ignore(devrites); err != nil {
+	if err := mdstore.Ignore(devrites, "the secret of devrites-engine serve's links: never commit it", KeyFile); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -104,33 +106,6 @@ func create(devrites string) (Key, error) {
 		d.Close()
 	}
 	return Key(k), nil
-}
-
-// ignore adds KeyFile to .devrites/.gitignore unless a line there names it.
-func ignore(devrites string) error {
-	path := filepath.Join(devrites, ".gitignore")
-	b, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l == KeyFile || l == "/"+KeyFile {
-			return nil
-		}
-	}
-	line := "# the secret of devrites-engine serve's links: never commit it\n" + KeyFile + "\n"
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		line = "\n" + line
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // MAC is the token of a purpose over parts: HMAC-SHA256 under the key of

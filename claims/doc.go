@@ -34,6 +34,9 @@
 //     path is held by a claim of any directory above it. This is stricter
 //     than DevRites, which matches exact strings: nothing DevRites would
 //     refuse is allowed here.
+//   - The append that creates the file also lists it and the lock file in
+//     .devrites/.gitignore (mdstore.Ignore): claims belong to one tree,
+//     not to its clones.
 //   - Only the owner releases or renews a claim; nothing here releases one
 //     by itself, and the file is never rewritten.
 //

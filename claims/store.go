@@ -149,8 +149,15 @@ func (s Store) append(ctx context.Context, decide func(*Set, time.Time) (Record,
 	if set.Unterminated { // a torn last line stays a line of its own
 		line = append([]byte("\n"), line...)
 	}
+	created := set.Lines == 0 && !exists(s.Path())
 	if err := appendFile(s.Path(), line); err != nil {
 		return Claim{}, err
+	}
+	if created {
+		// Claims belong to this tree, not to its clones. The claim is
+		// made whatever happens here: a .gitignore that cannot be
+		// written costs an untracked file, never a claim.
+		_ = mdstore.Ignore(s.Dir, "claims of the sessions working in this tree (devrites-engine claim): never commit them", File, LockFile)
 	}
 	return Claim{Record: rec, Line: set.Lines + 1}, nil
 }
@@ -186,10 +193,7 @@ func encode(rec Record) ([]byte, error) {
 // appendFile appends data to path in one write, with O_APPEND, and
 // fsyncs it; a file it creates gets mode 0600 and a fsync of its directory.
 func appendFile(path string, data []byte) error {
-	created := false
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		created = true
-	}
+	created := !exists(path)
 	f, err := mdstore.OpenRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	var nr *mdstore.NotRegularError
 	if errors.As(err, &nr) {
@@ -209,6 +213,11 @@ func appendFile(path string, data []byte) error {
 		err = mdstore.SyncDir(filepath.Dir(path))
 	}
 	return err
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // newID is a fresh claim id, one no record of set has.
