@@ -428,3 +428,7 @@ func shellWord(s string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// OptionTitle is what an answer that picks the option records: its text up
+// to its rationale, without the "(Recommended)" mark.
+func OptionTitle(opt string) string { return optionTitle(opt) }

@@ -1,0 +1,167 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Message is what a channel shows of a question.
+type Message struct {
+	Slug, QID string
+	Title     string // "pay: q-2026-11-29-001 · blocking"
+	Text      string // the question, the option set, how else to answer
+	Buttons   []Button
+	// Outcome, for an update, says who answered what; the message then
+	// has no buttons.
+	Outcome string
+}
+
+// Button is one option, or the reject.
+type Button struct {
+	Label  string // "2. Round half up", "Reject"
+	Token  string
+	Reject bool
+}
+
+// message is what the channels show of an open question q of ws.
+func (r *Relay) message(ws *mdstore.Workspace, q engine.Question) Message {
+	m := Message{Slug: ws.Slug, QID: q.QID, Title: ws.Slug + ": " + q.QID}
+	if q.Gate != "" {
+		m.Title += " · " + q.Gate
+	}
+	var b strings.Builder
+	b.WriteString(q.Question + "\n")
+	if q.Slice != "" {
+		fmt.Fprintf(&b, "Slice %s · %s · SLA %s\n", q.Slice, q.Gate, q.SLA)
+	}
+	expiry := r.cfg.Now().Add(r.cfg.TapTTL)
+	for i, opt := range q.Options {
+		n := strconv.Itoa(i + 1)
+		fmt.Fprintf(&b, "%s. %s\n", n, opt)
+		if engine.IsEscapeHatch(opt) {
+			continue // it needs words: a terminal, serve or chat
+		}
+		m.Buttons = append(m.Buttons, Button{Label: n + ". " + engine.OptionTitle(opt),
+			Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, n, expiry)})
+	}
+	m.Buttons = append(m.Buttons, Button{Label: "Reject", Reject: true,
+		Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, RejectChoice, expiry)})
+	fmt.Fprintf(&b, "Tap an option, or Reject to send it back for re-scoping. In words: %s", engine.ResolveCommand(q.QID))
+	m.Text = b.String()
+	return m
+}
+
+// outcome says how a question ended, for the copies of its message.
+func outcome(q engine.Question, err error) string {
+	if err != nil {
+		return "no longer in questions.md: " + err.Error()
+	}
+	by := q.AnsweredBy
+	if by == "" {
+		by = "someone"
+	}
+	text := ""
+	if q.Answer != nil {
+		text = *q.Answer
+	}
+	switch {
+	case q.Status == engine.StatusAnswered && by == engine.ExpiryActor:
+		return fmt.Sprintf("Accepted by expiry: %s", withChoice(text, q.Choice))
+	case q.Status == engine.StatusAnswered:
+		return fmt.Sprintf("Answered by %s: %s", by, withChoice(text, q.Choice))
+	case q.Status == engine.StatusRejected:
+		return fmt.Sprintf("Rejected by %s: %s", by, text)
+	case q.Status == engine.StatusDropped:
+		return fmt.Sprintf("Dropped by %s: %s", by, text)
+	}
+	return "Closed (" + q.Status + ")"
+}
+
+func withChoice(text string, choice *int) string {
+	if choice == nil {
+		return text
+	}
+	return fmt.Sprintf("%s (option %d)", text, *choice)
+}
+
+// answer records a tap, or refuses it, and tells the log and the person.
+func (r *Relay) answer(ctx context.Context, t Tap) {
+	said, ok := r.verdict(ctx, t)
+	if ok {
+		r.logf("%s by %s on %s", said, t.By, t.Channel)
+	} else {
+		r.logf("refused a tap by %s on %s: %s", t.By, t.Channel, said)
+		said = "Not recorded: " + said
+	}
+	if t.Reply != nil {
+		t.Reply(ctx, said)
+	}
+}
+
+// verdict applies a tap: what was recorded, or why nothing was.
+func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
+	if !t.Allowed {
+		return fmt.Sprintf("sender %s is not on the allow-list of %s", t.Sender, t.Channel), false
+	}
+	tk, ok := parseToken(t.Token)
+	if !ok {
+		return "not a button of this relay (forged or altered)", false
+	}
+	var ws *mdstore.Workspace
+	for _, w := range r.workspaces() {
+		if tk.validFor(r.cfg.Key, w.Project, w.Slug) {
+			ws = w
+			break
+		}
+	}
+	if ws == nil {
+		return "not a button of this relay (forged or altered)", false
+	}
+	if !r.cfg.Now().Before(tk.expiry) {
+		return fmt.Sprintf("the buttons of %s expired at %s", tk.qid, tk.expiry.UTC().Format("2006-01-02T15:04:05Z")), false
+	}
+	eng, err := r.cfg.Open(ws)
+	if err != nil {
+		return err.Error(), false
+	}
+	q, err := eng.Get(tk.qid)
+	if err != nil {
+		return err.Error(), false
+	}
+	if q.Status != engine.StatusOpen {
+		return fmt.Sprintf("%s was already %s", tk.qid, strings.ToLower(outcome(q, nil))), false
+	}
+	item := engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: tk.choice}
+	if tk.choice == RejectChoice {
+		item = engine.Resolution{QID: q.QID, Kind: engine.StatusRejected, Text: "rejected with one tap on " + t.Channel + ", without words"}
+	}
+	res, err := eng.Resolve(ctx, []engine.Resolution{item}, t.By)
+	if errors.Is(err, engine.ErrNotOpen) || errors.Is(err, engine.ErrConflict) {
+		if q, gerr := eng.Get(tk.qid); gerr == nil && q.Status != engine.StatusOpen {
+			return fmt.Sprintf("%s was already %s", tk.qid, strings.ToLower(outcome(q, nil))), false
+		}
+	}
+	if err != nil {
+		return err.Error(), false
+	}
+	d := res.Resolved[0]
+	if d.Unchanged {
+		return fmt.Sprintf("%s was already %s", tk.qid, d.Status), false
+	}
+	said := fmt.Sprintf("%s/%s %s", ws.Slug, d.QID, d.Status)
+	if d.Choice != nil {
+		said += fmt.Sprintf(" (option %d)", *d.Choice)
+	}
+	if d.Status == engine.StatusOpen { // a routed question waiting for more responses
+		said += ": response recorded; " + d.Progress
+	} else if d.Answer != "" {
+		said += ": " + d.Answer
+	}
+	return said, true
+}

@@ -1,0 +1,93 @@
+package relay
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// RecordFile is where a workspace's relay keeps what it sent, beside the
+// lock and notify.log, and as they are, out of git.
+const RecordFile = "relay.json"
+
+// sent is one message on one channel about an open question.
+type sent struct {
+	QID     string `json:"qid"`
+	Channel string `json:"channel"` // Channel.Name()
+	Ref     string `json:"ref"`     // the service's id of the message
+	SentAt  string `json:"sent_at"`
+}
+
+// record is a workspace's relay.json: the messages of questions still
+// open. A message leaves it once it is updated with the outcome.
+type record struct {
+	Sent []sent `json:"sent"`
+}
+
+func loadRecord(dir string) (record, error) {
+	var r record
+	b, err := os.ReadFile(filepath.Join(dir, RecordFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, errors.New(filepath.Join(dir, RecordFile) + ": does not parse: " + err.Error() + "; delete it (every open question is sent again)")
+	}
+	return r, nil
+}
+
+// save writes the record atomically and makes sure the workspace's
+// .gitignore lists it.
+func (r record) save(dir string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := mdstore.WriteAtomic(filepath.Join(dir, RecordFile), append(b, '\n')); err != nil {
+		return err
+	}
+	return ignore(dir)
+}
+
+func (r record) find(qid, channel string) (sent, bool) {
+	i := slices.IndexFunc(r.Sent, func(s sent) bool { return s.QID == qid && s.Channel == channel })
+	if i < 0 {
+		return sent{}, false
+	}
+	return r.Sent[i], true
+}
+
+func (r *record) remove(qid, channel string) {
+	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool { return s.QID == qid && s.Channel == channel })
+}
+
+// ignore adds RecordFile to the workspace's .gitignore, when it has one
+// (init writes it) that does not list it.
+func ignore(dir string) error {
+	path := filepath.Join(dir, ".gitignore")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == RecordFile {
+			return nil
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return mdstore.WriteAtomic(path, append(b, RecordFile+"\n"...))
+}
