@@ -136,7 +136,7 @@ func (e *Engine) expiryRefusal(q Question) string {
 func (e *Engine) expiryDue(q Question, now time.Time) bool {
 	o := e.Hook.OnOverdue[q.Gate]
 	raised, ok := q.raisedTime()
-	return q.Status == StatusOpen && !e.Hook.Broken && o.Accept != "" && o.ExpireAfter > 0 && ok &&
+	return q.Status == StatusOpen && e.expiring() && o.Accept != "" && o.ExpireAfter > 0 && ok &&
 		!now.Before(raised.Add(o.ExpireAfter)) && e.expiryRefusal(q) == ""
 }
 
@@ -160,6 +160,8 @@ func (e *Engine) OverdueText(g Gatekeeping) string {
 	switch {
 	case why != "":
 		parts = append(parts, why)
+	case o.Accept != "" && e.Hook.Untrusted != "":
+		parts = append(parts, "not accepted by expiry while "+e.Hook.Path+" is "+e.Hook.Untrusted+" on this machine (trust it: "+e.Hook.TrustCommand+")")
 	case o.Accept != "":
 		parts = append(parts, "option 1 accepted by expiry "+shortDuration(o.ExpireAfter)+" after it is raised")
 	default:

@@ -164,9 +164,11 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 	return res, nil
 }
 
-// expiring reports whether on_overdue accepts questions of any gate by expiry.
+// expiring reports whether on_overdue accepts questions of any gate by
+// expiry: an answer without a person, so only from a file that parses and
+// that a person trusted on this machine.
 func (e *Engine) expiring() bool {
-	if e.Hook.Broken {
+	if e.Hook.Broken || e.Hook.Untrusted != "" {
 		return false
 	}
 	for _, o := range e.Hook.OnOverdue {

@@ -30,7 +30,7 @@ type Button struct {
 }
 
 // message is what the channels show of an open question q of ws.
-func (r *Relay) message(ws *mdstore.Workspace, q engine.Question) Message {
+func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Question) Message {
 	m := Message{Slug: ws.Slug, QID: q.QID, Title: ws.Slug + ": " + q.QID}
 	if q.Gate != "" {
 		m.Title += " · " + q.Gate
@@ -52,7 +52,7 @@ func (r *Relay) message(ws *mdstore.Workspace, q engine.Question) Message {
 	}
 	m.Buttons = append(m.Buttons, Button{Label: "Reject", Reject: true,
 		Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, RejectChoice, expiry)})
-	fmt.Fprintf(&b, "Tap an option, or Reject to send it back for re-scoping. In words: %s", engine.ResolveCommand(q.QID))
+	fmt.Fprintf(&b, "Tap an option, or Reject to send it back for re-scoping. In words: %s", eng.ResolveCommand(q))
 	m.Text = b.String()
 	return m
 }

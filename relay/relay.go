@@ -294,8 +294,14 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			if _, done := rec.find(q.QID, ch.Name()); done {
 				continue
 			}
-			m := r.message(ws, q)
-			ref, err := ch.Send(ctx, m)
+			if ctx.Err() != nil {
+				return nil
+			}
+			// A send under way when the relay is stopped is finished
+			// and recorded (the client's timeout bounds it): a message
+			// the service took is never sent again.
+			m := r.message(eng, ws, q)
+			ref, err := ch.Send(context.WithoutCancel(ctx), m)
 			if err != nil {
 				return fmt.Errorf("sending %s/%s: %w", ws.Slug, q.QID, err)
 			}
@@ -314,9 +320,9 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			if err == nil && q.Status == engine.StatusOpen {
 				continue // open, no longer a pause (a stop, another pause): the buttons still work
 			}
-			m := r.message(ws, engine.Question{QID: s.QID})
+			m := r.message(eng, ws, engine.Question{QID: s.QID})
 			m.Outcome = outcome(q, err)
-			if err := ch.Update(ctx, s.Ref, m); err != nil {
+			if err := ch.Update(context.WithoutCancel(ctx), s.Ref, m); err != nil {
 				return fmt.Errorf("updating %s/%s: %w", ws.Slug, s.QID, err)
 			}
 			if err := r.edit(ws, func(rec *record) { rec.remove(s.QID, s.Channel) }); err != nil {

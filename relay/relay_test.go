@@ -3,6 +3,7 @@ package relay
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,6 +263,7 @@ func TestDeadAndSlowChannels(t *testing.T) {
 	slow.Delay.Store(int64(time.Hour))
 	deadCh, slowCh, goodCh := newNtfy(t, dead), newNtfy(t, slow), newNtfy(t, good)
 	deadCh.Topic, slowCh.Topic = "dead", "slow"
+	slowCh.Client = &http.Client{Timeout: time.Second} // slower than its client waits
 	run(t, p.relay(deadCh, slowCh, goodCh))
 	msgs, err := good.WaitMessages("team", 1, waitFor)
 	if err != nil {
@@ -275,6 +277,7 @@ func TestDeadAndSlowChannels(t *testing.T) {
 	}
 	p.waitLog("warning: ntfy dead: sending pay/" + id + ": ntfy answered 503 Service Unavailable")
 	p.waitLog("; trying again in ")
+	p.waitLog("warning: ntfy slow: sending pay/" + id + ": ")
 }
 
 // A relay started again does not send a question it sent before.

@@ -107,7 +107,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// An option such as "Round half up — simpler, biased" keeps its comma.
 		DisableSliceFlagSeparator: true,
 		ExitErrHandler:            func(*cli.Context, error) {}, // only main exits
-		Commands:                  append(append(commands(), personCommands()...), helpCommands()...),
+		Commands:                  append(append(append(commands(), personCommands()...), relayCommands()...), helpCommands()...),
 		EnableBashCompletion:      true,
 		Metadata:                  map[string]any{"warnings": new([]string)},
 	}

@@ -1,0 +1,39 @@
+package relay
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/devrites/devrites-engine/engine"
+)
+
+// Channels makes the channels of the notify configuration's channels:
+// entries, with their secrets from the environment (getenv). An entry
+// whose secret is not set is left out, with a warning naming the
+// variable.
+func Channels(cfgs []engine.Channel, getenv func(string) string) ([]Channel, []string) {
+	var out []Channel
+	var warn []string
+	client := &http.Client{Timeout: 30 * time.Second}
+	secret := func(c engine.Channel, env string) (string, bool) {
+		if env == "" {
+			return "", true
+		}
+		v := getenv(env)
+		if v == "" {
+			warn = append(warn, fmt.Sprintf("%s (line %d): $%s is not set: the channel is left out", c.Name(), c.Line, env))
+		}
+		return v, v != ""
+	}
+	for _, c := range cfgs {
+		switch c.Type {
+		case "ntfy":
+			token, ok := secret(c, c.TokenEnv)
+			if ok {
+				out = append(out, &Ntfy{Server: c.Server, Topic: c.Topic, ReplyTopic: c.ReplyTopic, Token: token, Client: client})
+			}
+		}
+	}
+	return out, warn
+}
