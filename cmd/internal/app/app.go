@@ -255,7 +255,7 @@ func envOf(c *cli.Context) (*env, error) {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "%w", err)
 	}
 	// A flag given with an empty value is a slip, never "the default".
-	for _, name := range []string{"workspace", "root", "slug", "by", "event"} {
+	for _, name := range []string{"workspace", "root", "slug", "by", "event", "listen"} {
 		if c.IsSet(name) && strings.TrimSpace(c.String(name)) == "" {
 			return nil, mdstore.Errorf(errUsage, "--%s is empty", name)
 		}

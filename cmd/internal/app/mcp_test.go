@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,4 +130,48 @@ func afkProject(b *testing.B) string {
 		b.Fatal(r.stderr)
 	}
 	return dir
+}
+
+// TestMCPListen: mcp --listen prints its address and a token made for the
+// run (another at each start); a request without it is 401; SIGINT stops
+// the server, exit 0.
+func TestMCPListen(t *testing.T) {
+	dir, _ := newProject(t)
+	var tokens []string
+	for range 2 {
+		cmd := engineCmd(dir, "mcp", "--listen", "127.0.0.1:0")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(out)
+		var url, token string
+		for lines.Scan() && token == "" {
+			if u, ok := strings.CutPrefix(lines.Text(), "serving MCP on "); ok {
+				url = u
+			}
+			if tk, ok := strings.CutPrefix(lines.Text(), "token: "); ok {
+				token = tk
+			}
+		}
+		if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") || len(token) != 64 {
+			cmd.Process.Kill()
+			t.Fatalf("printed url %q, token %q", url, token)
+		}
+		tokens = append(tokens, token)
+		res, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+		if err != nil || res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a request without the token: %v %v, want 401", err, res)
+		}
+		cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("after SIGINT: %v, want exit 0", err)
+		}
+	}
+	if tokens[0] == tokens[1] {
+		t.Error("two runs printed the same token")
+	}
 }
