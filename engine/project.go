@@ -21,11 +21,14 @@ import (
 const QIDLock = ".qid.lock"
 
 // lockProjectQIDs takes QIDLock when the project has more than one
-// workspace, and returns what releases it.
+// workspace, and returns what releases it. The lock file is one machine's:
+// .devrites/.gitignore lists it (best effort: a .gitignore that cannot be
+// written does not stop a raise).
 func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
 	if !e.severalWorkspaces() {
 		return func() {}, nil
 	}
+	_ = mdstore.Ignore(e.WS.Devrites, "the lock of question ids of devrites-engine: one machine's", QIDLock)
 	return mdstore.Lock(ctx, filepath.Join(e.WS.Devrites, QIDLock), "the project's question ids", e.LockTimeout)
 }
 

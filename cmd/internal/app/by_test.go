@@ -14,16 +14,8 @@ import (
 // as a block of two lines (SPEC §21). Testscript cannot pass a line break
 // in an argument, so the binary is run here.
 func TestByRefusesLineBreaks(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, dir := t.TempDir(), t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "devrites-engine")); err != nil {
-		t.Fatal(err)
-	}
-	x := &tty{t: t, bin: bin, dir: dir}
-	x.run("init", "pay")
+	x := newPlain(t)
+	bin, dir := x.bin, x.dir
 	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers")
 	if err := os.WriteFile(filepath.Join(dir, "batch.txt"), []byte("q-2026-11-29-001: 1\n"), 0o644); err != nil {
 		t.Fatal(err)

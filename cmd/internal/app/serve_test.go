@@ -5,6 +5,7 @@ package app
 import (
 	"bufio"
 	"errors"
+	"io"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -38,28 +39,8 @@ func serveProject(t *testing.T) string {
 func TestServeStopsOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			dir := serveProject(t)
-			cmd := serveCmd(dir, "serve", "--listen", "127.0.0.1:0")
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, inbox, stderr := startServe(t, serveProject(t))
 			defer cmd.Process.Kill()
-			lines := bufio.NewScanner(out)
-			inbox := ""
-			for inbox == "" && lines.Scan() {
-				if v, ok := strings.CutPrefix(lines.Text(), "inbox: "); ok {
-					inbox = v
-				}
-			}
-			if !strings.HasPrefix(inbox, "http://127.0.0.1:") || !strings.Contains(inbox, "/?t=") {
-				t.Fatalf("got inbox %q, want http://127.0.0.1:…/?t=…; stderr: %s", inbox, stderr.String())
-			}
 			resp, err := http.Get(inbox)
 			if err != nil {
 				t.Fatal(err)
@@ -89,6 +70,35 @@ func TestServeStopsOnSignal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startServe starts serve on 127.0.0.1:0 in dir and returns it with the
+// inbox's address it printed first, and what it writes on stderr.
+func startServe(t *testing.T, dir string) (*exec.Cmd, string, *strings.Builder) {
+	t.Helper()
+	cmd := serveCmd(dir, "serve", "--listen", "127.0.0.1:0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	inbox := ""
+	for inbox == "" && lines.Scan() {
+		if v, ok := strings.CutPrefix(lines.Text(), "inbox: "); ok {
+			inbox = v
+		}
+	}
+	if !strings.HasPrefix(inbox, "http://127.0.0.1:") || !strings.Contains(inbox, "/?t=") {
+		_ = cmd.Process.Kill()
+		t.Fatalf("got inbox %q, want http://127.0.0.1:…/?t=…; stderr: %s", inbox, stderr.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }() // what it prints later never blocks it
+	return cmd, inbox, stderr
 }
 
 // serve --help shows the address the server listens on

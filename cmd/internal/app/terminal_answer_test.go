@@ -67,21 +67,29 @@ func TestAnswerEveryWorkspace(t *testing.T) {
 	x2.waitFor("EXIT=0", 1)
 }
 
+// newPlain is a project with the workspace "pay" that the binary is run on
+// without a terminal: no tmux.
+func newPlain(t *testing.T) *tty {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &tty{t: t, bin: t.TempDir(), dir: t.TempDir()}
+	if err := os.Symlink(self, filepath.Join(x.bin, "devrites-engine")); err != nil {
+		t.Fatal(err)
+	}
+	x.run("init", "pay")
+	return x
+}
+
 // TestTerminalIsReal: /dev/null is a character device, not a terminal. With
 // stdin and stdout /dev/null, `state resolve <qid>` without an answer is
 // refused (exit 7) rather than prompting and "cancelling" with exit 0, and
 // `answer` says it needs a terminal; nothing is written (SPEC §21).
 func TestTerminalIsReal(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, dir := t.TempDir(), t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "devrites-engine")); err != nil {
-		t.Fatal(err)
-	}
-	x := &tty{t: t, bin: bin, dir: dir}
-	x.run("init", "pay")
+	x := newPlain(t)
+	bin, dir := x.bin, x.dir
 	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers")
 	before := x.files()
 	for _, args := range [][]string{{"state", "resolve", "q-2026-11-29-001"}, {"answer"}} {
