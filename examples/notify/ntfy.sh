@@ -22,19 +22,9 @@
 # characters. The URL and token reach curl through a config on a file
 # descriptor, not its arguments, so they do not show in the process list.
 set -eu
-# secret NAME: NAME from the environment, else the first line of the file
-# NAME_FILE names, which must lie outside the project directory (the hook
-# runs there): a secret is never a line committed with the repository.
-secret() {
-	eval "value=\${$1:-} file=\${$1_FILE:-}"
-	if [ -z "$value" ] && [ -n "$file" ]; then
-		case "$(cd "$(dirname "$file")" && pwd -P)/" in
-		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
-		esac
-		value=$(head -n 1 "$file")
-	fi
-	eval "$1=\$value"
-}
+# secret NAME (secret.sh, beside this script): NAME from the environment,
+# else from the file NAME_FILE names, outside the repository.
+. "$(dirname "$0")/secret.sh"
 secret NTFY_URL
 secret NTFY_TOKEN
 : "${NTFY_URL:?set NTFY_URL to the topic URL, e.g. https://ntfy.sh/my-devrites-topic}"

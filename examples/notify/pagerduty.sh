@@ -15,19 +15,9 @@
 # The payload is built with printf and a JSON string encoder in awk (no jq);
 # the routing key travels in the body, on curl's stdin, never in arguments.
 set -eu
-# secret NAME: NAME from the environment, else the first line of the file
-# NAME_FILE names, which must lie outside the project directory (the hook
-# runs there): a secret is never a line committed with the repository.
-secret() {
-	eval "value=\${$1:-} file=\${$1_FILE:-}"
-	if [ -z "$value" ] && [ -n "$file" ]; then
-		case "$(cd "$(dirname "$file")" && pwd -P)/" in
-		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
-		esac
-		value=$(head -n 1 "$file")
-	fi
-	eval "$1=\$value"
-}
+# secret NAME (secret.sh, beside this script): NAME from the environment,
+# else from the file NAME_FILE names, outside the repository.
+. "$(dirname "$0")/secret.sh"
 secret PAGERDUTY_ROUTING_KEY
 : "${PAGERDUTY_ROUTING_KEY:?set PAGERDUTY_ROUTING_KEY to the Events API v2 routing key}"
 url=${PAGERDUTY_EVENTS_URL:-https://events.pagerduty.com/v2/enqueue}

@@ -20,19 +20,9 @@
 # with a link to its answer page (DEVRITES_ANSWER_URL). That link answers the
 # question: post it only to a channel of people who may answer.
 set -eu
-# secret NAME: NAME from the environment, else the first line of the file
-# NAME_FILE names, which must lie outside the project directory (the hook
-# runs there): a secret is never a line committed with the repository.
-secret() {
-	eval "value=\${$1:-} file=\${$1_FILE:-}"
-	if [ -z "$value" ] && [ -n "$file" ]; then
-		case "$(cd "$(dirname "$file")" && pwd -P)/" in
-		"$(pwd -P)"/*) echo "$1_FILE is inside the project directory: keep secrets out of the repository" >&2; exit 2 ;;
-		esac
-		value=$(head -n 1 "$file")
-	fi
-	eval "$1=\$value"
-}
+# secret NAME (secret.sh, beside this script): NAME from the environment,
+# else from the file NAME_FILE names, outside the repository.
+. "$(dirname "$0")/secret.sh"
 secret SLACK_WEBHOOK_URL
 : "${SLACK_WEBHOOK_URL:?set SLACK_WEBHOOK_URL to the incoming webhook URL}"
 

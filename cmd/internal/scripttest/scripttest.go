@@ -17,6 +17,8 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/devrites/devrites-engine/internal/testhome"
 )
 
 // Now is the clock of every script (DEVRITES_NOW).
@@ -60,16 +62,7 @@ func WithHome(m testscript.TestingM) testscript.TestingM { return withHome{m} }
 
 type withHome struct{ m testscript.TestingM }
 
-func (w withHome) Run() int {
-	dir, err := os.MkdirTemp("", "devrites-home-")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Setenv("HOME", dir)
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
-	return w.m.Run()
-}
+func (w withHome) Run() int { return testhome.Run(w.m.Run) }
 
 // Params runs the scripts in dir with a fixed clock, NO_COLOR, HOME and
 // XDG_CONFIG_HOME inside $WORK (.home, .config), and the
