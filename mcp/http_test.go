@@ -132,7 +132,7 @@ func TestHTTPLoopbackOnly(t *testing.T) {
 			t.Errorf("Loopback(%q) = %v, want %v", host, got, want)
 		}
 	}
-	if mcp.NewToken() == mcp.NewToken() || len(mcp.NewToken()) != 64 {
+	if a, b := mcp.NewToken(), mcp.NewToken(); a == b || len(a) != 64 {
 		t.Error("tokens are not new 32-byte values")
 	}
 }

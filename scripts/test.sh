@@ -22,6 +22,11 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+# Under CI, TestTypeScriptClient must run, never skip: .ci/run installs node
+# and the client's node_modules.
+if [ "${CI:-}" = true ] && { ! command -v node >/dev/null 2>&1 || [ ! -d mcp/testdata/tsclient/node_modules/@modelcontextprotocol/sdk ]; }; then
+  echo "CI: node or the TypeScript MCP client is missing (npm ci in mcp/testdata/tsclient): TestTypeScriptClient would be skipped"; exit 1
+fi
 go run "$staticcheck" ./...
 
 go test -race -count=1 $(go list ./... | grep -v '/cmd/')
