@@ -141,6 +141,10 @@ func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where 
 	r := resolution{kind: it.Kind, text: it.Text}
 	st := b.Value("status")
 	if st == StatusOpen {
+		if rec, ok := recordedDecision(f.decisions, b.QID); ok && !b.Row() && rec.sameQuestion(b) {
+			return "", mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.line, rec.status).
+				Hint("nothing was written: a second decision would contradict the first").Fix(mdstore.RunDoctorFix, "")
+		}
 		want, err := e.resolvedValues(b, r)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", where, err)

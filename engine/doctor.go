@@ -260,7 +260,7 @@ func (d *doctor) holdCursor(w *wsFiles) string {
 		return "questions.md is missing or not a regular file"
 	}
 	for _, f := range d.findings {
-		if f.Severity == SevError && (f.File == mdstore.QuestionsFile || f.File == mdstore.StateFile) && f.Kind != "duplicate-qid" {
+		if f.Severity == SevError && (f.File == mdstore.QuestionsFile || f.File == mdstore.StateFile) && f.Kind != "duplicate-qid" && f.Kind != "ledger" {
 			return f.File + " has errors of its own (above)"
 		}
 	}

@@ -243,6 +243,7 @@ func (d *doctor) checkDecisions(w *wsFiles) {
 		// Zeros where an append was going when the power went, say.
 		d.checkText(mdstore.DecisionsFile, w.decisions)
 	}
+	d.checkLedger(w)
 	for _, b := range missingDecisions(w) {
 		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Problem: fmt.Sprintf("the decision of %s (%s, questions.md:%d) is not logged (a resolution interrupted before decisions.md was written?)", b.QID, b.Value("status"), b.Line()),

@@ -113,7 +113,14 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 	case dr.section > 0 && dr.awaited == "":
 		drifted(dr.section, "the Awaiting human section names no question_id")
 	case dr.awaited != "" && w.questions.Find(dr.awaited) == nil:
-		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is not in questions.md", dr.awaited))
+		f := Finding{Severity: sev, Kind: "drift", File: file, Line: dr.awaitedLine,
+			Problem: fmt.Sprintf("awaits %s, which is not in questions.md (a stale editor save or a bad merge?)", dr.awaited),
+			Mend:    "run: devrites-engine doctor --fix (restores " + dr.awaited + " from decisions.md, or else open from the Awaiting section: nobody has answered it)",
+			Fixable: fixable}
+		if !fixable {
+			f.Mend = reconcile
+		}
+		d.add(f)
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
 		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.questions.Find(dr.awaited).Value("status")))
 	}

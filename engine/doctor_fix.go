@@ -25,6 +25,9 @@ func (d *doctor) repair(w *wsFiles) error {
 		return err
 	}
 	d.followIdentity(w)
+	if err := d.restoreLedger(w); err != nil {
+		return err
+	}
 	d.completeDecisions(w)
 	d.reconcile(w)
 	return nil

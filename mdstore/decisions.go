@@ -90,3 +90,7 @@ func DecisionQIDs(b []byte) []string {
 	}
 	return out
 }
+
+// DecisionBlocks returns decisions.md's entries as blocks: each QID is the
+// entry's title, and its fields are read as a question's are.
+func DecisionBlocks(b []byte) []*Block { return parseLedger(b).Blocks() }

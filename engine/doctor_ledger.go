@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// decisions.md is the ledger of record: a question that questions.md holds
+// open, or has lost, while decisions.md records it final was reverted by
+// something that is not the engine (a stale editor save, a bad merge), and
+// the recorded resolution is restored. A question state.md awaits that
+// questions.md has lost, and decisions.md does not record, is restored
+// open from state.md's Awaiting section: nobody has answered it, and the
+// agent must not proceed as if someone had.
+
+// recorded is the last final decision decisions.md records for a qid.
+type recorded struct {
+	id, status string
+	line       int
+	entry      *mdstore.Block
+}
+
+// resolutionFields are the fields of a decision that restore a resolution.
+var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by", "answered_via", "auto", "strategy", "responses"}
+
+// recordedDecisions returns, by qid, the last entry of decisions.md that
+// records a final status.
+func recordedDecisions(b []byte) map[string]recorded {
+	out := map[string]recorded{}
+	for _, e := range mdstore.DecisionBlocks(b) {
+		id := mdstore.DecisionID(e.QID)
+		status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
+		if id == "" || !slices.Contains(questionStatuses, status) || status == StatusOpen {
+			continue
+		}
+		out[id] = recorded{id: id, status: status, line: e.Line(), entry: e}
+	}
+	return out
+}
+
+// sameQuestion reports whether the entry is about block b's question (its
+// question text, when the entry has one): an entry under an id that a
+// renumbering gave to another question is not.
+func (r recorded) sameQuestion(b *mdstore.Block) bool {
+	q, ok := r.entry.Get("question")
+	return !ok || q == b.Value("question")
+}
+
+// recordedDecision is the last final decision of id, if decisions.md has
+// one. A file that holds no "## <id> " is not parsed: a resolve asks this
+// of every question it resolves.
+func recordedDecision(b []byte, id string) (recorded, bool) {
+	if !bytes.Contains(b, []byte("## "+id+" ")) {
+		return recorded{}, false
+	}
+	r, ok := recordedDecisions(b)[id]
+	return r, ok
+}
+
+// reverted is a question whose block disagrees with its recorded decision:
+// open (block set) or missing (block nil).
+type reverted struct {
+	recorded
+	block *mdstore.Block
+}
+
+// revertedQuestions lists them in decisions.md's order. A block whose
+// question text differs from the entry's is another question under a
+// renumbered id, and is left alone; so are duplicated qids.
+func revertedQuestions(w *wsFiles) []reverted {
+	if !w.hasDec {
+		return nil
+	}
+	rec := recordedDecisions(w.decisions)
+	var out []reverted
+	for _, r := range rec {
+		if countQID(w.questions, r.id) > 1 {
+			continue
+		}
+		b := w.questions.Find(r.id)
+		if b != nil && (b.Value("status") != StatusOpen || !r.sameQuestion(b)) {
+			continue
+		}
+		out = append(out, reverted{r, b})
+	}
+	slices.SortFunc(out, func(a, b reverted) int { return a.line - b.line })
+	return out
+}
+
+// vanishedAwaited is the qid state.md awaits when questions.md has lost it
+// and decisions.md records no decision of it, else "".
+func vanishedAwaited(w *wsFiles) string {
+	id := w.state.AwaitingQID()
+	if id == "" || w.questions.Find(id) != nil {
+		return ""
+	}
+	if _, ok := recordedDecisions(w.decisions)[id]; ok {
+		return ""
+	}
+	return id
+}
+
+// checkLedger reports the questions reverted behind decisions.md's back.
+func (d *doctor) checkLedger(w *wsFiles) {
+	if w.refused || !w.hasDec {
+		return
+	}
+	for _, r := range revertedQuestions(w) {
+		f := Finding{Severity: SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.line,
+			Problem: fmt.Sprintf("decisions.md records %s %s, but questions.md has lost it (a stale editor save or a bad merge?)", r.id, r.status),
+			Mend:    "run: devrites-engine doctor --fix (restores the question with its recorded resolution)", Fixable: w.held == ""}
+		if r.block != nil {
+			f.File, f.Line = mdstore.QuestionsFile, r.block.Line()
+			f.Problem = fmt.Sprintf("%s is open here, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", r.id, r.line, r.status)
+			f.Mend = "run: devrites-engine doctor --fix (restores the recorded resolution)"
+		}
+		if w.held != "" {
+			f.Mend = "mend the errors first: " + w.held + "; then run devrites-engine doctor --fix (restores the recorded resolution)"
+		}
+		d.add(f)
+	}
+}
+
+// restoreLedger is checkLedger's repair, and the restoring of a vanished
+// awaited question; reconcile then settles state.md against the result.
+func (d *doctor) restoreLedger(w *wsFiles) error {
+	if w.held != "" {
+		return nil // questions.md is missing or has errors of its own
+	}
+	for _, r := range revertedQuestions(w) {
+		kvs := []mdstore.KV{{Key: "status", Value: r.status}}
+		for _, k := range resolutionFields {
+			if v, ok := r.entry.Get(k); ok {
+				kvs = append(kvs, mdstore.KV{Key: k, Value: v})
+			}
+		}
+		did := fmt.Sprintf("%s %s again, as decisions.md:%d records", r.id, r.status, r.line)
+		if r.block == nil {
+			var head []mdstore.KV
+			for _, k := range []string{"slice", "gate", "question"} {
+				if v, ok := r.entry.Get(k); ok {
+					head = append(head, mdstore.KV{Key: k, Value: v})
+				}
+			}
+			kvs = append(append(kvs[:1:1], head...), kvs[1:]...)
+			kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.DecisionsFile})
+			w.questions.Append(r.id, kvs...)
+			did = fmt.Sprintf("restored %s (%s) from decisions.md:%d", r.id, r.status, r.line)
+		} else if err := w.questions.Set(r.id, kvs...); err != nil {
+			return err
+		}
+		w.dirtyQ = true
+		d.repairs = append(d.repairs, Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
+	}
+	if _, blocked := stopReason(w.state); blocked {
+		return nil // a stop: doctor does not move it (see reconcile)
+	}
+	if id := vanishedAwaited(w); id != "" {
+		kvs := []mdstore.KV{{Key: "status", Value: StatusOpen}}
+		if v, ok := w.state.Get("active_slice"); ok {
+			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})
+		}
+		for _, k := range []string{"gate", "question", "proposed", "raised_at", "blocking_slices"} {
+			if v, ok := w.state.GetAwaiting(k); ok {
+				kvs = append(kvs, mdstore.KV{Key: k, Value: v})
+			}
+		}
+		kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.StateFile})
+		w.questions.Append(id, kvs...)
+		w.dirtyQ = true
+		d.repairs = append(d.repairs, Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
+			Did: "restored " + id + " (open) from state.md's Awaiting section: nobody has answered it"})
+	}
+	return nil
+}
