@@ -52,6 +52,10 @@ type Block struct {
 	parsed bool   // fields are read on first use: a resolve needs one block of thousands
 	label  string // the gate word after the id in the heading, or ""
 	reg    *register
+	// row is the register row of the same id as this heading block: one
+	// question written twice (DevRites v3+ lists every block in its
+	// register), read from the block and kept in step with it by Set.
+	row *Block
 	// off and endOff are the block's bytes in a lazy doc's text, as
 	// lazyHeadings found them (an index of lines leaves them 0).
 	off, endOff int
@@ -245,8 +249,42 @@ func (q *Questions) scan(fenced []bool) []bool {
 			i = end - 1
 		}
 	}
-	w.close(len(lines))
+	w.finish(len(lines))
 	return values
+}
+
+// pairRows makes a register row and a heading block of the same id one
+// question: the row leaves the block list and the block keeps it (row).
+func (q *Questions) pairRows() {
+	heads := map[string]*Block{}
+	rows := 0
+	for _, b := range q.blocks {
+		if b.reg != nil {
+			rows++
+		} else if heads[b.QID] == nil {
+			heads[b.QID] = b
+		}
+	}
+	if rows == 0 || len(heads) == 0 {
+		return
+	}
+	out := q.blocks[:0] // a new list of this index: nobody holds it yet
+	paired := false
+	for _, b := range q.blocks {
+		if h := heads[b.QID]; b.reg != nil && h != nil && h.row == nil {
+			h.row, paired = b, true
+			continue
+		}
+		out = append(out, b)
+	}
+	q.blocks = out
+	if paired {
+		n := map[string]int{}
+		for _, b := range q.blocks {
+			b.nth = n[b.QID]
+			n[b.QID]++
+		}
+	}
 }
 
 // walker builds the block list of one index, in file order.
@@ -330,6 +368,13 @@ func (w *walker) heading(i, lvl int, t string) {
 	}
 }
 
+// finish ends the walk at line i, the end of the file, and pairs the
+// register rows with the blocks of the same ids.
+func (w *walker) finish(i int) {
+	w.close(i)
+	w.q.pairRows()
+}
+
 // close ends the open block or register section at line i.
 func (w *walker) close(i int) {
 	if w.cur != nil {
@@ -411,7 +456,7 @@ func (q *Questions) headingsOnly() {
 			w.heading(i, lvl, t)
 		}
 	}
-	w.close(len(q.d.lines))
+	w.finish(len(q.d.lines))
 }
 
 // lazyHeadings is headingsOnly for a lazy doc not yet cut: it finds the
@@ -454,7 +499,7 @@ func (q *Questions) lazyHeadings() bool {
 		}
 	}
 	w.at = len(s)
-	w.close(q.d.count())
+	w.finish(q.d.count())
 	return true
 }
 

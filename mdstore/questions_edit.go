@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -27,6 +28,22 @@ func (q *Questions) Set(qid string, kvs ...KV) error {
 	kvs = inTurn(kvs)
 	if b.reg != nil {
 		return q.setRow(b, kvs)
+	}
+	if row := b.row; row != nil {
+		// The register row of the same question, in step: the cells of
+		// the columns it has, with what a cell can hold. Its line moves
+		// when the block's edit comes first, so the later one goes first.
+		var cells []KV
+		for _, kv := range kvs {
+			if v := strings.Join(strings.Fields(kv.Value), " "); FitsCell(v) {
+				cells = append(cells, KV{kv.Key, v})
+			}
+		}
+		if row.head < b.head {
+			defer func() { _ = q.setRow(row, cells) }() // after the block's edit, which moves no line above it
+		} else if err := q.setRow(row, cells); err != nil {
+			return err
+		}
 	}
 	q.d.focus(b.head, b.end, b.off, b.endOff)
 	b.parse()
