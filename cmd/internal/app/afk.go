@@ -54,6 +54,9 @@ func cmdAFKExplain(c *cli.Context) error {
 	}
 	e.warn(eng.ConfigWarnings())
 	e.warn(eng.Rules.Warnings())
+	for _, u := range eng.Untrusted() { // what would decide otherwise, once trusted
+		e.warn([]string{u.Warning()})
+	}
 	x, err := eng.Explain(engine.ExplainRequest{Gate: c.String("gate"), Tags: c.StringSlice("tag"),
 		Slice: c.String("slice"), Breakpoint: c.String("breakpoint")})
 	if err != nil {
