@@ -86,32 +86,31 @@ func (v *stateSide) raisedAt(id string) string {
 	return ""
 }
 
-// owedRescope is the re-scope a side's next_action owes: the ids it names
-// when the side set it on a rejection or an overruled provisional answer
-// (its Log line "…rejected q-…; next: <next_action>"), else nothing.
+// owedRescope is the re-scope a side's next_action owes, when the side set
+// it: the ids it names of questions that were pending in the base (the
+// engine moved them from rescope_pending into the re-scope command) or
+// that the side's Log says were rejected or overruled (a "rejected <id>"
+// or "provisional <id>" line).
 func (v *stateSide) owedRescope(b *stateSide) []string {
 	next := strings.TrimSpace(v.cursor["next_action"])
 	if next == "" || next == strings.TrimSpace(b.cursor["next_action"]) {
 		return nil
 	}
-	for i := len(v.log) - 1; i >= 0; i-- {
-		what, ok := strings.CutSuffix(v.log[i].text, "; next: "+next)
-		if !ok {
-			continue
+	pending := splitList(b.cursor["rescope_pending"])
+	var owed []string
+	for i := 0; ; {
+		start, end := qid.Index(next, i)
+		if start < 0 {
+			return owed
 		}
-		if !strings.Contains(what, "rejected") && !strings.Contains(what, "provisional") {
-			return nil
-		}
-		var ids []string
-		for i := 0; ; {
-			start, end := qid.Index(next, i)
-			if start < 0 {
-				return ids
-			}
-			ids, i = append(ids, next[start:end]), end
+		id := next[start:end]
+		i = end
+		if slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
+			return strings.Contains(l.text, "rejected "+id) || strings.Contains(l.text, "provisional "+id)
+		}) {
+			owed = append(owed, id)
 		}
 	}
-	return nil
 }
 
 // compose merges the stop, the pauses and the re-scopes of the three

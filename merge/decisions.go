@@ -24,11 +24,12 @@ type dentry struct {
 	status string
 	answer string
 	at     string   // answered_at, else the entry before it's
+	asks   [16]byte // digest of the question text it copied
 	norm   [16]byte // digest of the entry's text, normalized: what makes two entries one
 	head   string   // its heading line
 }
 
-func parseDecisions(b []byte, m map[string]string) *dfile {
+func parseDecisions(b []byte, m map[string]string, r *Renumbering, version int) *dfile {
 	f := &dfile{text: splitText(b)}
 	start := -1
 	flush := func(end int) {
@@ -36,7 +37,7 @@ func parseDecisions(b []byte, m map[string]string) *dfile {
 			f.pre = f.lines[:end]
 			return
 		}
-		f.entries = append(f.entries, newEntry(f.lines[start:end], m, f.nl))
+		f.entries = append(f.entries, newEntry(f.lines[start:end], m, f.nl, r, version))
 	}
 	for _, i := range mdstore.DecisionHeadingLines(b) { // fenced "## " lines are text
 		if strings.HasPrefix(body(f.lines[i]), "## ") {
@@ -55,32 +56,41 @@ func parseDecisions(b []byte, m map[string]string) *dfile {
 	return f
 }
 
-func newEntry(lines []string, m map[string]string, nl string) *dentry {
+// newEntry reads an entry, its heading's id as the merged questions.md has
+// it: the version's id of its question (an entry a merge left under an
+// earlier id of the question's chain moves to the question's id), renamed
+// by m.
+func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, version int) *dentry {
 	e := &dentry{lines: lines}
 	head := strings.TrimSpace(strings.TrimPrefix(body(lines[0]), "## "))
-	if mapped := mapIDs(head, m); mapped != head {
+	var question string
+	if f := strings.Fields(head); len(f) > 0 && qid.Shaped(f[0]) {
+		// The fields are read as questions.md's are.
+		q := mdstore.ParseQuestions([]byte("## " + f[0] + "\n" + strings.Join(lines[1:], "")))
+		if bl := q.Find(f[0]); bl != nil {
+			// Copies: the values would keep the entry's whole text.
+			v, _ := bl.Peek("answer", "answeredat", "question")
+			e.answer, question = strings.Clone(v[0]), strings.Clone(v[2])
+			if at := strings.TrimSpace(v[1]); isTime(at) {
+				e.at = strings.Clone(at)
+			}
+		}
+		if to, ok := r.Moved(version, f[0], question); ok && question != "" {
+			head = to + strings.TrimPrefix(head, f[0])
+		}
+	}
+	if mapped := mapIDs(head, m); mapped != strings.TrimSpace(strings.TrimPrefix(body(lines[0]), "## ")) {
 		e.lines = append([]string{"## " + mapped + nl}, lines[1:]...)
 		if !hasEOL(lines[0]) {
 			e.lines[0] = body(e.lines[0])
 		}
 		head = mapped
 	}
-	if f := strings.Fields(head); len(f) > 0 {
-		if start, end := qid.Index(f[0], 0); start == 0 && end == len(f[0]) {
-			e.id = f[0]
-			if len(f) > 1 {
-				e.status = f[1]
-			}
-			// The fields are read as questions.md's are.
-			q := mdstore.ParseQuestions([]byte("## " + e.id + "\n" + strings.Join(lines[1:], "")))
-			if bl := q.Find(e.id); bl != nil {
-				// Copies: the values would keep the entry's whole text.
-				v, _ := bl.Peek("answer", "answeredat")
-				e.answer = strings.Clone(v[0])
-				if at := strings.TrimSpace(v[1]); isTime(at) {
-					e.at = strings.Clone(at)
-				}
-			}
+	e.asks = digest(oneSpaced(question))
+	if f := strings.Fields(head); len(f) > 0 && qid.Shaped(f[0]) {
+		e.id = f[0]
+		if len(f) > 1 {
+			e.status = f[1]
 		}
 	}
 	e.norm, e.head = digest(normalized(e.lines)), strings.TrimRight(body(e.lines[0]), " \t")
@@ -97,7 +107,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 	if res, done, err := settled("decisions.md", base, ours, theirs, mapO, mapT); done {
 		return res, err
 	}
-	b, o, t := parseDecisions(base, mapB), parseDecisions(ours, mapO), parseDecisions(theirs, mapT)
+	b, o, t := parseDecisions(base, mapB, r, Base), parseDecisions(ours, mapO, r, Ours), parseDecisions(theirs, mapT, r, Theirs)
 	nl := o.nl
 	known := map[[16]byte]bool{}
 	for _, e := range append(append([]*dentry(nil), b.entries...), o.entries...) {
@@ -114,7 +124,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		var same *dentry
 		if e.id != "" {
 			for _, oe := range o.entries {
-				if oe.id == e.id {
+				if oe.id == e.id && oe.asks == e.asks { // another question's entry under its id is not its decision
 					same = oe
 					break
 				}
@@ -195,7 +205,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 			break // the same check again
 		}
 		got := map[[16]byte]int{}
-		for _, e := range parseDecisions(v.data, nil).entries {
+		for _, e := range parseDecisions(v.data, nil, nil, Ours).entries {
 			got[e.norm]++
 		}
 		for n, w := range v.want {

@@ -72,19 +72,19 @@ func checkQuestions(t *testing.T, base, ours, theirs []byte, res Result, r *Renu
 
 func checkDecisions(t *testing.T, base, ours, theirs []byte, res Result) {
 	norms, decided := map[[16]byte]bool{}, map[[3]string]bool{}
-	for _, e := range parseDecisions(res.Data, nil).entries {
+	for _, e := range parseDecisions(res.Data, nil, nil, Ours).entries {
 		norms[e.norm], decided[[3]string{e.id, e.status, e.answer}] = true, true
 	}
 	old := map[[16]byte]bool{}
-	for _, e := range parseDecisions(base, nil).entries {
+	for _, e := range parseDecisions(base, nil, nil, Ours).entries {
 		old[e.norm] = true
 	}
-	for _, e := range parseDecisions(ours, nil).entries {
+	for _, e := range parseDecisions(ours, nil, nil, Ours).entries {
 		if !norms[e.norm] && !bytes.Equal(ours, base) {
 			t.Fatalf("ours' entry %q is not in the result:\n%s", e.head, res.Data)
 		}
 	}
-	for _, e := range parseDecisions(theirs, nil).entries {
+	for _, e := range parseDecisions(theirs, nil, nil, Ours).entries {
 		kept := norms[e.norm] || e.id != "" && decided[[3]string{e.id, e.status, e.answer}]
 		if !kept && !old[e.norm] && !bytes.Equal(theirs, base) {
 			t.Fatalf("theirs' entry %q is not in the result:\n%s", e.head, res.Data)

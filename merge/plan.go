@@ -65,6 +65,7 @@ type qblock struct {
 	from       string   // renumbered_from
 	raised     [16]byte // digest of raised_at, or zero
 	raisedAt   string   // raised_at, trimmed
+	asks       [16]byte // digest of its question text, white space runs as one space
 	status     string
 	answer     [16]byte // digest of the answer
 	supersedes bool     // has a supersedes field, whose ids a renumbering can change
@@ -217,6 +218,7 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 		}
 		blk := &qblock{qid: id, start: int32(start), end: int32(stop), sum: digest(s[start:stop]), raised: digestOr0(v[0]), raisedAt: own(strings.TrimSpace(v[0])),
 			from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
+		blk.asks = digest(oneSpaced(w[0]))
 		if blk.ident, blk.hasIdent = identity(v[0], w[0], w[1]); !blk.hasIdent {
 			blk.ident = digest(normalized(splitLines(s[start:stop])[1:]))
 		}
@@ -373,6 +375,35 @@ type Renumbering struct {
 	// final on either side, and when each was raised.
 	final  map[string]bool
 	raised map[string]string
+	// moved says, for each version, under which id its questions.md has a
+	// question that a record names by an earlier id of its chain: keyed by
+	// that id and the digest of the question's text (see Moved).
+	moved [3]map[movedKey]string
+}
+
+type movedKey struct {
+	id   string
+	asks [16]byte
+}
+
+// Version names, for Moved.
+const (
+	Base = iota
+	Ours
+	Theirs
+)
+
+// Moved is the id that version's questions.md has for the question whose
+// text is question, which a record (a decision, say) names by id, an
+// earlier id of its renumbered_from chain: a merge git completed without
+// the driver can leave a decisions.md that names a question so. ok is
+// false when id is not such an earlier id of that question.
+func (r *Renumbering) Moved(version int, id, question string) (string, bool) {
+	if r == nil {
+		return "", false
+	}
+	to, ok := r.moved[version][movedKey{id, digest(oneSpaced(question))}]
+	return to, ok
 }
 
 // Final reports whether the merged questions.md has the question id final
@@ -475,6 +506,16 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 	p.r = p.renumbering()
 	p.mapB, _, p.mapT = p.r.maps()
 	p.r.final, p.r.raised = map[string]bool{}, map[string]string{}
+	for i, f := range []*qfile{p.b, p.o, p.t} {
+		for _, blk := range f.blocks {
+			for _, id := range splitList(blk.from) {
+				if p.r.moved[i] == nil {
+					p.r.moved[i] = map[movedKey]string{}
+				}
+				p.r.moved[i][movedKey{id, blk.asks}] = blk.qid
+			}
+		}
+	}
 	for _, side := range []struct {
 		f *qfile
 		m map[string]string

@@ -72,7 +72,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	for i, ob := range o.blocks {
 		textsBefore(i)
 		pr, ok := p.pairs[ob]
-		if !ok || p.moved[ob] == "" && unchanged(pr.base, ob, pr.t) {
+		if !ok || pr.t.qid == ob.qid && unchanged(pr.base, ob, pr.t) {
 			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
@@ -144,7 +144,7 @@ func whole(f *qfile) (Result, error) {
 func (p *plan) fetch() error {
 	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
 	for o, pr := range p.pairs {
-		if p.moved[o] != "" || !unchanged(pr.base, o, pr.t) {
+		if pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t) {
 			needT[pr.t] = true
 			if pr.base != nil {
 				needB[pr.base] = true
@@ -268,11 +268,13 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 			return pc, eo, et, nil, err
 		}
 	}
-	if id := p.moved[o]; id != "" {
-		// Under theirs' id: the chain holds every id it has had.
-		chain := mdstore.KV{Key: "renumbered_from", Value: joinChains(joinChains(o.from, o.qid, ""), t.from, id)}
+	if t.qid != o.qid {
+		// One question under two ids: the chain holds every id it has had,
+		// and the block takes theirs' id when it moved on to it.
+		id := p.oursID(o)
+		chain := mdstore.KV{Key: "renumbered_from", Value: joinChains(joinChains(joinChains(o.from, t.from, ""), o.qid, id), t.qid, id)}
 		for _, lines := range []*[]string{&linesO, &linesT} {
-			if *lines, err = renamed(*lines, id, chain); err != nil {
+			if *lines, err = renamed(*lines, o.qid, id, chain); err != nil {
 				return pc, eo, et, nil, err
 			}
 		}
@@ -295,11 +297,14 @@ func (p *plan) mergeBlock(base, o, t *qblock) (pc piece, eo, et expect, conflict
 	return piece{ours: linesO, theirs: linesT}, after(kvO), after(kvT), conflicts, nil
 }
 
-// renamed is a block's lines under the id to, with the field kv set.
-func renamed(lines []string, to string, kv mdstore.KV) ([]string, error) {
+// renamed is a block's lines under the id to (it had from), with the
+// field kv set.
+func renamed(lines []string, from, to string, kv mdstore.KV) ([]string, error) {
 	q := mdstore.ParseQuestions([]byte(strings.Join(lines, "")))
-	if err := q.Rename(1, to); err != nil {
-		return nil, err
+	if from != to {
+		if err := q.Rename(1, to); err != nil {
+			return nil, err
+		}
 	}
 	if err := q.Set(to, kv); err != nil {
 		return nil, err
