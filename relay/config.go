@@ -33,6 +33,10 @@ func Channels(cfgs []engine.Channel, getenv func(string) string) ([]Channel, []s
 			if ok {
 				out = append(out, &Ntfy{Server: c.Server, Topic: c.Topic, ReplyTopic: c.ReplyTopic, Token: token, Client: client})
 			}
+		case "telegram":
+			if token, ok := secret(c, c.TokenEnv); ok {
+				out = append(out, &Telegram{API: c.API, Token: token, ChatID: c.ChatID, Allow: c.Allow, Client: client})
+			}
 		}
 	}
 	return out, warn

@@ -31,10 +31,7 @@ type Button struct {
 
 // message is what the channels show of an open question q of ws.
 func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Question) Message {
-	m := Message{Slug: ws.Slug, QID: q.QID, Title: ws.Slug + ": " + q.QID}
-	if q.Gate != "" {
-		m.Title += " · " + q.Gate
-	}
+	m := Message{Slug: ws.Slug, QID: q.QID, Title: title(ws, q)}
 	var b strings.Builder
 	b.WriteString(q.Question + "\n")
 	if q.Slice != "" {
@@ -55,6 +52,14 @@ func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Ques
 	fmt.Fprintf(&b, "Tap an option, or Reject to send it back for re-scoping. In words: %s", eng.ResolveCommand(q))
 	m.Text = b.String()
 	return m
+}
+
+// title names the workspace, the question and its gate.
+func title(ws *mdstore.Workspace, q engine.Question) string {
+	if q.Gate == "" {
+		return ws.Slug + ": " + q.QID
+	}
+	return ws.Slug + ": " + q.QID + " · " + q.Gate
 }
 
 // outcome says how a question ended, for the copies of its message.

@@ -320,8 +320,10 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			if err == nil && q.Status == engine.StatusOpen {
 				continue // open, no longer a pause (a stop, another pause): the buttons still work
 			}
-			m := r.message(eng, ws, engine.Question{QID: s.QID})
-			m.Outcome = outcome(q, err)
+			if err != nil {
+				q = engine.Question{QID: s.QID}
+			}
+			m := Message{Slug: ws.Slug, QID: s.QID, Title: title(ws, q), Outcome: outcome(q, err)}
 			if err := ch.Update(context.WithoutCancel(ctx), s.Ref, m); err != nil {
 				return fmt.Errorf("updating %s/%s: %w", ws.Slug, s.QID, err)
 			}

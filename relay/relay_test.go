@@ -24,14 +24,14 @@ var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
 
 // project is a project with one workspace, pay, for a relay to serve.
 type project struct {
-	t        *testing.T
+	t        testing.TB
 	devrites string
 	ws       *mdstore.Workspace
 	key      caplink.Key
 	log      *syncBuffer
 }
 
-func newProject(t *testing.T) *project {
+func newProject(t testing.TB) *project {
 	t.Helper()
 	dir := t.TempDir()
 	ws, err := engine.Init(mdstore.Locator{Root: dir}, "pay", clock)
