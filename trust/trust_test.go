@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -138,5 +139,30 @@ func write(t *testing.T, p, s string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkVerify is the check every command makes of each config file:
+// one read of a store of 100 entries, one hash, one path resolution.
+func BenchmarkVerify(b *testing.B) {
+	dir := b.TempDir()
+	s := At(filepath.Join(dir, "trust"))
+	afk := filepath.Join(dir, "AFK")
+	content := []byte("allow_gates: [advisory]\nnotify: sh ./examples/notify/ntfy.sh\n")
+	if err := os.WriteFile(afk, content, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 99 {
+		if _, err := s.Add(filepath.Join(dir, "other", strconv.Itoa(i)), content); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.Add(afk, content); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if v, err := s.Verify(afk, content); err != nil || v != Trusted {
+			b.Fatal(v, err)
+		}
 	}
 }

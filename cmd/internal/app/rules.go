@@ -91,6 +91,9 @@ func cmdRulesList(c *cli.Context) error {
 		return err
 	}
 	e.warn(rules.Warnings())
+	if rules.Untrusted != "" {
+		e.warn([]string{rules.TrustWarning()})
+	}
 	var b strings.Builder
 	if len(rules.List) == 0 {
 		fmt.Fprintf(&b, "no approval rules (%s)\n", filepath.Join(devrites, engine.RulesFile))
