@@ -37,6 +37,12 @@ func Channels(cfgs []engine.Channel, getenv func(string) string) ([]Channel, []s
 			if token, ok := secret(c, c.TokenEnv); ok {
 				out = append(out, &Telegram{API: c.API, Token: token, ChatID: c.ChatID, Allow: c.Allow, Client: client})
 			}
+		case "slack":
+			bot, ok1 := secret(c, c.BotTokenEnv)
+			app, ok2 := secret(c, c.AppTokenEnv)
+			if ok1 && ok2 {
+				out = append(out, &Slack{API: c.API, BotToken: bot, AppToken: app, Channel: c.Channel, Allow: c.Allow, Client: client})
+			}
 		}
 	}
 	return out, warn

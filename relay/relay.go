@@ -102,10 +102,11 @@ func (r *Relay) logf(format string, args ...any) {
 	fmt.Fprintf(r.cfg.Log, format+"\n", args...)
 }
 
-// Once sends what is due on every channel at once, updates the messages
-// of questions that are final, and applies on_overdue, then returns. A
+// Once applies on_overdue, sends what is due on every channel at once and
+// updates the messages of questions that are final, then returns. A
 // channel that fails is reported in the log, and the others go on.
 func (r *Relay) Once(ctx context.Context) {
+	r.overdue(ctx) // first: what expiry accepts is updated in this pass
 	var wg sync.WaitGroup
 	for _, ch := range r.cfg.Channels {
 		wg.Add(1)
@@ -117,7 +118,6 @@ func (r *Relay) Once(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
-	r.overdue(ctx)
 }
 
 // Run relays until ctx ends. Each channel sends and listens from its own
