@@ -57,10 +57,7 @@ func crashSteps(cycles int) [][]string {
 	return steps
 }
 
-var (
-	seedFlag = flag.Int64("seed", 0, "TestCrashSafety: seed of the kill times (0: from the clock)")
-	longFlag = flag.Bool("long", false, "TestCrashSafety: 1000 raise-and-resolve cycles instead of 100")
-)
+var seedFlag = flag.Int64("seed", 0, "TestCrashSafety: seed of the kill times (0: from the clock)")
 
 // TestCrashSafety kills the binary with SIGKILL at random moments of a long
 // run of raises and resolutions. After every kill, each file must be either

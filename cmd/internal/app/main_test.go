@@ -1,11 +1,15 @@
 package app
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+// longFlag makes the long tests (TestCrashSafety, the git walk) run longer.
+var longFlag = flag.Bool("long", false, "TestCrashSafety: 1000 raise-and-resolve cycles instead of 100; longer git walks")
 
 func TestMain(m *testing.M) {
 	testscript.Main(scripttest.WithHome(m), map[string]func(){
