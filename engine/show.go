@@ -99,6 +99,16 @@ func (q Question) Text(now time.Time) string {
 		line += " — " + quoteLines(*q.Answer)
 	}
 	b.WriteString(line + "\n")
+	if how := q.HowResolved(); how != "" {
+		b.WriteString(how + "\n")
+	}
+	return b.String()
+}
+
+// HowResolved says who resolved q, how and when, as questions show and
+// wait print it: "by alice via elicitation at 2026-11-29T14:05:00Z", or
+// "by afk at … auto-picked (advisory allowed)"; "" while nothing says.
+func (q Question) HowResolved() string {
 	var by []string
 	if q.AnsweredBy != "" {
 		by = append(by, "by "+q.AnsweredBy)
@@ -112,10 +122,7 @@ func (q Question) Text(now time.Time) string {
 	if q.Auto != "" {
 		by = append(by, "auto-picked ("+q.Auto+")")
 	}
-	if len(by) > 0 {
-		b.WriteString(strings.Join(by, " ") + "\n")
-	}
-	return b.String()
+	return strings.Join(by, " ")
 }
 
 // quoteLines is text on one line when it has one, else its lines indented

@@ -23,6 +23,9 @@ const (
 	heartbeat = 5 * time.Second
 )
 
+// newWatcher starts a watch; a test takes it away to see the poll alone.
+var newWatcher = fsnotify.NewWatcher
+
 // Wait blocks until question id is final (answered, dropped or rejected) and
 // returns it as it then reads. With id "", it waits for the question
 // state.md awaits. When ctx ends first (a timeout, a cancellation) it
@@ -49,7 +52,7 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 	poll := pollWatched
 	var events <-chan fsnotify.Event
 	var errs <-chan error
-	if w, err := fsnotify.NewWatcher(); err == nil {
+	if w, err := newWatcher(); err == nil {
 		defer w.Close()
 		if w.Add(e.WS.Dir) == nil {
 			events, errs = w.Events, w.Errors

@@ -2,11 +2,13 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -173,5 +175,57 @@ func TestMCPListen(t *testing.T) {
 	}
 	if tokens[0] == tokens[1] {
 		t.Error("two runs printed the same token")
+	}
+}
+
+// TestMCPSetupLines: the setup lines of docs/mcp.md for Claude Code,
+// Codex and Cursor start a server that serves the tools, run as written
+// (the Codex lines with the project's path put in).
+func TestMCPSetupLines(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := newProject(t)
+	var setups [][]string
+	claude := regexp.MustCompile("(?m)^claude mcp add devrites -- (.+)$").FindSubmatch(doc)
+	if claude == nil {
+		t.Fatal("docs/mcp.md: no claude mcp add line")
+	}
+	setups = append(setups, strings.Fields(string(claude[1])))
+	codex := regexp.MustCompile(`(?m)^command = "(.+)"\nargs = (\[.+\])`).FindSubmatch(doc)
+	cursor := regexp.MustCompile(`(?s)"mcpServers": (\{.*?\}\s*\})`).FindSubmatch(doc)
+	if codex == nil || cursor == nil {
+		t.Fatal("docs/mcp.md: no Codex or Cursor setup")
+	}
+	var codexArgs []string
+	if err := json.Unmarshal(bytes.ReplaceAll(codex[2], []byte("/path/to/project"), []byte(dir)), &codexArgs); err != nil {
+		t.Fatal(err)
+	}
+	setups = append(setups, append([]string{string(codex[1])}, codexArgs...))
+	var servers map[string]struct {
+		Command string
+		Args    []string
+	}
+	if err := json.Unmarshal(cursor[1], &servers); err != nil {
+		t.Fatalf("the Cursor setup is not JSON: %v", err)
+	}
+	setups = append(setups, append([]string{servers["devrites"].Command}, servers["devrites"].Args...))
+	for _, argv := range setups {
+		if argv[0] != engineName {
+			t.Errorf("%v does not start %s", argv, engineName)
+			continue
+		}
+		cmd := engineCmd(dir, argv[1:]...)
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "setup", Version: "1"}, nil).Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Errorf("%v: %v", argv, err)
+			continue
+		}
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil || len(res.Tools) != 7 {
+			t.Errorf("%v: %v, %v", argv, err, res)
+		}
+		cs.Close()
 	}
 }

@@ -82,21 +82,8 @@ func resolutionText(q engine.Question) string {
 		choice = " (option " + strconv.Itoa(*q.Choice) + ")"
 	}
 	fmt.Fprintf(&b, "%s %s%s: %s\n", q.QID, q.Status, choice, deref(q.Answer))
-	var how []string
-	if q.AnsweredBy != "" {
-		how = append(how, "by "+q.AnsweredBy)
-	}
-	if q.AnsweredVia != "" {
-		how = append(how, "via "+q.AnsweredVia)
-	}
-	if q.AnsweredAt != "" {
-		how = append(how, "at "+q.AnsweredAt)
-	}
-	if q.Auto != "" {
-		how = append(how, "auto-picked ("+q.Auto+")")
-	}
-	if len(how) > 0 {
-		b.WriteString(strings.Join(how, " ") + "\n")
+	if how := q.HowResolved(); how != "" {
+		b.WriteString(how + "\n")
 	}
 	return b.String()
 }
