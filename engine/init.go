@@ -17,11 +17,13 @@ import (
 )
 
 // gitignore keeps the files of one machine out of git: the lock, the hook's
-// log, and the temporary files of an interrupted atomic write.
+// log, what the relay sent, and the temporary files of an interrupted
+// atomic write.
 const gitignore = `# written by devrites-engine: files that belong to one machine
 .lock
 notify.log
 notify.log.1
+relay.json
 .*.md[0-9]*
 `
 

@@ -286,6 +286,11 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 	id := p.raise("Which rounding?")
 	srv := standin.NewNtfy("")
 	ch := newNtfy(t, srv)
+	// A workspace made before the relay: its .gitignore lacks relay.json.
+	gitignore := filepath.Join(p.ws.Dir, ".gitignore")
+	if err := os.WriteFile(gitignore, []byte(".lock\nnotify.log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p.relay(ch).Once(context.Background())
 	p.relay(ch).Once(context.Background())
 	if n := len(srv.Messages("team")); n != 1 {
@@ -295,8 +300,7 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"qid": "`+id+`"`) {
 		t.Fatalf("relay.json: %s %v", b, err)
 	}
-	gi, _ := os.ReadFile(filepath.Join(p.ws.Dir, ".gitignore"))
-	if !strings.Contains(string(gi), "\n"+RecordFile+"\n") {
+	if gi, _ := os.ReadFile(gitignore); string(gi) != ".lock\nnotify.log\n"+RecordFile+"\n" {
 		t.Errorf(".gitignore does not list %s:\n%s", RecordFile, gi)
 	}
 	// Answered elsewhere: the next pass updates the copy and forgets it.
@@ -311,6 +315,18 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(p.ws.Dir, RecordFile)); strings.Contains(string(b), id) {
 		t.Errorf("relay.json still holds %s:\n%s", id, b)
 	}
+	// A relay.json that does not parse: nothing of the workspace is sent
+	// (it might be sent twice), and the log says how to mend it.
+	p.raise("Which currency?")
+	if err := os.WriteFile(filepath.Join(p.ws.Dir, RecordFile), []byte("{torn"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.relay(ch).Once(context.Background())
+	if n := len(srv.Messages("team")); n != 2 {
+		t.Errorf("%d messages with a torn relay.json, want still 2", n)
+	}
+	p.waitLog("relay.json: does not parse: ")
+	p.waitLog("; delete it (every open question is sent again)")
 }
 
 func TestTokenShape(t *testing.T) {

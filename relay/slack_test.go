@@ -15,7 +15,9 @@ func newSlack(t *testing.T, srv *standin.Slack) *Slack {
 	return &Slack{API: srv.API(), BotToken: srv.BotToken, AppToken: srv.AppToken, Channel: "C0123456", Allow: []string{"U0123456"}}
 }
 
-func TestSlackTapAnswers(t *testing.T) {
+// slackPause raises a pause, runs a relay to a Slack stand-in, and
+// returns the message the relay posted.
+func slackPause(t *testing.T) (*project, string, *standin.Slack, standin.SlackMessage) {
 	p := newProject(t)
 	id := p.raise("Which rounding?")
 	srv := standin.NewSlack("xoxb-test", "xapp-test")
@@ -24,7 +26,11 @@ func TestSlackTapAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := msgs[0]
+	return p, id, srv, msgs[0]
+}
+
+func TestSlackTapAnswers(t *testing.T) {
+	p, id, srv, m := slackPause(t)
 	var labels []string
 	for _, b := range m.Buttons {
 		labels = append(labels, b.Text)
@@ -63,15 +69,7 @@ func TestSlackTapAnswers(t *testing.T) {
 }
 
 func TestSlackRefusals(t *testing.T) {
-	p := newProject(t)
-	id := p.raise("Which rounding?")
-	srv := standin.NewSlack("xoxb-test", "xapp-test")
-	run(t, p.relay(newSlack(t, srv)))
-	msgs, err := srv.WaitMessages(1, waitFor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := msgs[0]
+	p, id, srv, m := slackPause(t)
 	said, err := srv.Press(m, 0, standin.SlackUser{ID: "U0BADBAD", Username: "mallory"}, waitFor)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,9 @@ func newTelegram(t *testing.T, srv *standin.Telegram) *Telegram {
 	return &Telegram{API: srv.URL, Token: srv.Token, ChatID: "123456789", Allow: []string{"123456789"}, PollTimeout: time.Second}
 }
 
-func TestTelegramTapAnswers(t *testing.T) {
+// telegramPause raises a pause, runs a relay to a Telegram stand-in, and
+// returns the message the bot sent.
+func telegramPause(t *testing.T) (*project, string, *standin.Telegram, standin.TelegramMessage) {
 	p := newProject(t)
 	id := p.raise("Which rounding?")
 	srv := standin.NewTelegram("123:ABC")
@@ -25,7 +27,11 @@ func TestTelegramTapAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := msgs[0]
+	return p, id, srv, msgs[0]
+}
+
+func TestTelegramTapAnswers(t *testing.T) {
+	p, id, srv, m := telegramPause(t)
 	var labels []string
 	for _, row := range m.Keyboard {
 		labels = append(labels, row[0].Text)
@@ -70,15 +76,7 @@ func TestTelegramTapAnswers(t *testing.T) {
 }
 
 func TestTelegramRefusals(t *testing.T) {
-	p := newProject(t)
-	id := p.raise("Which rounding?")
-	srv := standin.NewTelegram("123:ABC")
-	run(t, p.relay(newTelegram(t, srv)))
-	msgs, err := srv.WaitMessages(1, waitFor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := msgs[0]
+	p, id, srv, m := telegramPause(t)
 	stranger := standin.TelegramUser{ID: 99, FirstName: "Eve", Username: "eve"}
 	for _, c := range []struct {
 		name, data string
