@@ -19,7 +19,7 @@ import (
 
 // askTimeout bounds how long a form may stay on the person's screen: past
 // it, the question stays open and the pause holds, as for a cancel.
-const askTimeout = 15 * time.Minute
+var askTimeout = 15 * time.Minute
 
 // The form's fields, and the decisions that are not an option.
 const (

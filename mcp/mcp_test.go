@@ -640,3 +640,21 @@ func TestTwoClients(t *testing.T) {
 		t.Fatal("the other client's wait did not end")
 	}
 }
+
+// TestElicitationTimeout: a form left open past its time is not approval:
+// the question stays open, the pause holds, outcome paused.
+func TestElicitationTimeout(t *testing.T) {
+	defer mcp.SetAskTimeout(200 * time.Millisecond)()
+	p := newProject(t)
+	cs := p.connectAt("2025-11-25", "slowclient", func(ctx context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		<-ctx.Done() // the person never answers
+		return nil, ctx.Err()
+	}, nil)
+	out := call[mcp.RaiseOutput](t, cs, "raise_question", rounding)
+	if out.Outcome != "paused" || !strings.HasPrefix(out.Asked, "failed: ") || out.Question.Status != "open" || out.Resume == "" {
+		t.Errorf("got %+v; want paused, the form failed, the question open with its resume command", out)
+	}
+	if !strings.Contains(p.read("state.md"), "| status | awaiting_human |") {
+		t.Error("the pause did not hold")
+	}
+}
