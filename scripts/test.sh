@@ -22,6 +22,7 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+./scripts/crossbuild.sh
 # Under CI, TestTypeScriptClient must run, never skip: .ci/run installs node
 # and the client's node_modules.
 if [ "${CI:-}" = true ] && { ! command -v node >/dev/null 2>&1 || [ ! -d mcp/testdata/tsclient/node_modules/@modelcontextprotocol/sdk ]; }; then
