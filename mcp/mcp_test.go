@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/trust"
@@ -26,17 +27,7 @@ var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
 
 // TestMain keeps the tests off the person's trust store: HOME and
 // XDG_CONFIG_HOME are a temporary directory.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-home-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("HOME", dir)
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testhome.Run(m.Run)) }
 
 // project is a workspace served by one server, to which tests connect
 // clients.
