@@ -151,7 +151,7 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 		if dr.target != nil && b.QID != dr.target.QID {
 			d.add(Finding{Severity: SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
-				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + b.QID + " \"<reason>\""})
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.resolveFlags(fromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
 	}
 	return dr
