@@ -146,6 +146,7 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if tk.choice == RejectChoice {
 		item = engine.Resolution{QID: q.QID, Kind: engine.StatusRejected, Text: "rejected with one tap on " + t.Channel + ", without words"}
 	}
+	item.Via, _, _ = strings.Cut(t.Channel, " ") // the kind of channel: ntfy, telegram, slack
 	res, err := eng.Resolve(ctx, []engine.Resolution{item}, t.By)
 	if errors.Is(err, engine.ErrNotOpen) || errors.Is(err, engine.ErrConflict) {
 		if q, gerr := eng.Get(tk.qid); gerr == nil && q.Status != engine.StatusOpen {

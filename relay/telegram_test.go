@@ -51,8 +51,8 @@ func TestTelegramTapAnswers(t *testing.T) {
 		t.Errorf("told %q, want %q", said, want)
 	}
 	q := p.waitFinal(id)
-	if q.AnsweredBy != "telegram:ann" || q.Choice == nil || *q.Choice != 1 {
-		t.Errorf("answered_by %q, choice %v; want telegram:ann, 1", q.AnsweredBy, q.Choice)
+	if q.AnsweredBy != "telegram:ann" || q.AnsweredVia != "telegram" || q.Choice == nil || *q.Choice != 1 {
+		t.Errorf("answered_by %q via %q, choice %v; want telegram:ann via telegram, 1", q.AnsweredBy, q.AnsweredVia, q.Choice)
 	}
 	edited, err := srv.WaitEdited(m.ID, waitFor)
 	if err != nil {

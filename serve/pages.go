@@ -332,6 +332,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	// The write completes even when the person's connection drops.
 	ctx := context.WithoutCancel(r.Context())
+	res.Via = "serve"
 	out, notify, err := eng.ResolveThenNotify(ctx, []engine.Resolution{res}, f.By)
 	if err != nil {
 		status := statusOf(err)

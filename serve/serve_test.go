@@ -196,7 +196,7 @@ func TestAnswerOption(t *testing.T) {
 	if !strings.Contains(w.Body.String(), q1+"</span> answered (option 2): Round half up") || !strings.Contains(w.Body.String(), "state: running; next: <code>/rite-spec</code>") {
 		t.Errorf("the page does not say what was recorded:\n%s", w.Body)
 	}
-	for k, want := range map[string]string{"status": "answered", "choice": "2", "answer": "Round half up", "answered_by": "Ann Example", "answered_at": "2026-11-29T14:30:00Z"} {
+	for k, want := range map[string]string{"status": "answered", "choice": "2", "answer": "Round half up", "answered_by": "Ann Example", "answered_via": "serve", "answered_at": "2026-11-29T14:30:00Z"} {
 		if got := field(t, f.dir, "pay", q1, k); got != want {
 			t.Errorf("%s: got %q, want %q", k, got, want)
 		}
