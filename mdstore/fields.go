@@ -120,23 +120,12 @@ func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 func isIndented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }
 
-// continuation returns the end (exclusive) of the indented lines that follow a
-// field line at i: lines that are blank or start with a space or tab. Trailing
-// empty lines are not included: they separate the field from what follows.
+// continuation returns the end (exclusive) of the value lines that follow a
+// field line at i (lineSrc.valueEnd: blank or indented lines, without the
+// empty ones at the end).
 func continuation(lines []line, i int) int {
-	end := i + 1
-	last := i + 1
-	for end < len(lines) {
-		t := lines[end].text
-		if t != "" && !isIndented(t) {
-			break
-		}
-		end++
-		if t != "" {
-			last = end
-		}
-	}
-	return last
+	_, n := lineSrc{lines: lines, cut: true}.valueEnd(i + 1)
+	return i + 1 + n
 }
 
 // decodeBlock turns the lines of a block scalar (or of the older form) into

@@ -32,6 +32,8 @@ var lazySeeds = []string{
 	"## q-2026-11-29-001\nstatus: open\n\n\n",
 	"",
 	"## q-2026-11-29-999\nstatus: open\n## q-2026-11-29-1000\nstatus: open\n## q-2026-11-29-999\nstatus: open\n",
+	"## Q-013\nstatus: open\nanswer:\n\n## Question register\n\n| Question ID | Status | Answer |\n| --- | --- | --- |\n| Q-013 | open | |\n",
+	"# Decisions\n\n## q-2026-11-29-001 answered\nanswer: |-\n  see\n  ## q-2026-11-29-999999 was the old one\n  ```sh\n## q-2026-11-29-002\nstatus: open\n",
 }
 
 // FuzzLazyAgreesWithSplit: a lazy doc reads every block, field and

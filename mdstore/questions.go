@@ -199,14 +199,14 @@ func (q *Questions) index() {
 		// when something asks for them (valueMask).
 		q.fenced, q.opaque, q.noValues = nil, nil, true
 		if !q.d.lazy || q.d.windowed || !q.lazyHeadings() {
-			q.headingsOnly()
+			q.scan(nil, false)
 		}
 		return
 	}
 	opaque := guessValues(q.d.all())
 	for round := 0; ; round++ {
 		fenced := q.d.fenced(opaque)
-		next := q.scan(fenced)
+		next := q.scan(fenced, true)
 		if sameMask(next, opaque) || round > len(q.d.lines) {
 			q.fenced, q.opaque = fenced, next
 			return
@@ -215,15 +215,18 @@ func (q *Questions) index() {
 	}
 }
 
-// scan finds the blocks, given the fenced lines, and returns the lines that
-// hold field values. It does not read the values: Block.parse does that for
-// the blocks that are used, with the same rules.
-func (q *Questions) scan(fenced []bool) []bool {
+// scan finds the blocks, given the fenced lines (nil: no fenced code), and
+// with values returns the lines that hold field values. It does not read
+// the values: Block.parse does that for the blocks that are used, with the
+// same rules. Without values only the headings are looked at: with no
+// fenced code, which lines are values cannot change where a block ends
+// (values are indented; headings stand at column 0).
+func (q *Questions) scan(fenced []bool, values bool) []bool {
 	lines := q.d.all()
-	var values []bool
+	var mask []bool
 	w := q.walker(fenced)
 	for i := 0; i < len(lines); i++ {
-		if fenced[i] {
+		if fenced != nil && fenced[i] {
 			continue
 		}
 		t := lines[i].text
@@ -233,24 +236,24 @@ func (q *Questions) scan(fenced []bool) []bool {
 			w.heading(i, lvl, t)
 			continue
 		}
-		if w.cur == nil {
+		if !values || w.cur == nil {
 			continue
 		}
 		if _, _, ok := fieldLine(t); !ok {
 			continue
 		}
 		if end := continuation(lines, i); end > i+1 {
-			if values == nil {
-				values = make([]bool, len(lines))
+			if mask == nil {
+				mask = make([]bool, len(lines))
 			}
 			for j := i + 1; j < end; j++ {
-				values[j] = true
+				mask[j] = true
 			}
 			i = end - 1
 		}
 	}
 	w.finish(len(lines))
-	return values
+	return mask
 }
 
 // pairRows makes a register row and a heading block of the same id one
@@ -442,24 +445,7 @@ func header(t string) *register {
 	return reg
 }
 
-// headingsOnly finds the blocks of a file without fenced code: every
-// column-0 level-1 or level-2 heading ends a block, and question headings
-// start one.
-func (q *Questions) headingsOnly() {
-	w := q.walker(nil)
-	for i, l := range q.d.all() {
-		t := l.text
-		if t == "" || t[0] != '#' {
-			continue
-		}
-		if lvl := headingLevel(t); lvl == 1 || lvl == 2 {
-			w.heading(i, lvl, t)
-		}
-	}
-	w.finish(len(q.d.lines))
-}
-
-// lazyHeadings is headingsOnly for a lazy doc not yet cut: it finds the
+// lazyHeadings is scan, without values, for a lazy doc not yet cut: it finds the
 // column-0 headings by searching the text for '#', counts the lines
 // between them, and gives each block the byte offsets of its text. It
 // reports false, having found nothing, at the first heading of a named
@@ -504,11 +490,11 @@ func (q *Questions) lazyHeadings() bool {
 }
 
 // valueMask returns the lines that hold field values, computing them for a
-// file indexed by headingsOnly.
+// file indexed without them (no fenced code).
 func (q *Questions) valueMask() []bool {
 	q.fresh()
 	if q.noValues {
-		q.opaque = q.scan(make([]bool, q.d.count()))
+		q.opaque = q.scan(nil, true)
 		q.noValues = false
 	}
 	return q.opaque

@@ -44,66 +44,19 @@ func (b *Block) parse() {
 func (b *Block) walk(firsts string, fn func(rawField) bool) {
 	d := &b.q.d
 	if !d.holds(b.head, b.end) {
-		walkText(d.src[b.off:b.endOff], b.head, firsts, fn)
+		src := lineSrc{text: d.src[b.off:b.endOff]}
+		_, after, _ := src.at(0) // the heading, which is not read
+		walkFields(src, after, b.head+1, nil, firsts, fn)
 		return
 	}
 	var fenced []bool
 	if b.q.fenced != nil {
 		fenced = b.q.fenced[b.head:b.end]
 	}
-	walkFields(d.lines[b.head-d.win:b.end-d.win], 1, fenced, func(f rawField) bool {
+	walkFields(lineSrc{lines: d.lines[b.head-d.win : b.end-d.win], cut: true}, 1, 1, fenced, firsts, func(f rawField) bool {
 		f.start, f.end = f.start+b.head, f.end+b.head
 		return fn(f)
 	})
-}
-
-// walkText is walkFields over the lines of s, a block's text (its heading
-// first, which is not read) from the file's line base, without cutting s
-// into lines: only a value that continues on further lines is. It calls fn
-// with the same fields, in the file's line indexes, but those whose key
-// does not start with one of firsts (lower-case; "" for every key): a key
-// starts with a letter, which its normal form (NormKey) starts with in
-// lower case, so that is what a line's first byte is compared with.
-func walkText(s string, base int, firsts string, fn func(rawField) bool) {
-	next := func(s string) (text, rest string) { // a line as fillLines cuts it
-		k := strings.IndexByte(s, '\n')
-		if k < 0 {
-			return strings.TrimSuffix(s, "\r"), ""
-		}
-		return strings.TrimSuffix(s[:k], "\r"), s[k+1:]
-	}
-	_, s = next(s)
-	for i := base + 1; s != ""; i++ {
-		t, rest := next(s)
-		s = rest
-		if t == "" || firsts != "" && strings.IndexByte(firsts, t[0]|0x20) < 0 {
-			continue // not a field, or not one fn looks for
-		}
-		key, value, ok := fieldLine(t)
-		if !ok {
-			continue
-		}
-		// Its value's lines: blank or indented, up to the last that is not
-		// empty (continuation). Most fields have none: a line that starts
-		// with another byte ends them at once.
-		n, body, scan := 0, 0, rest
-		if scan != "" && scan[0] != ' ' && scan[0] != '\t' && scan[0] != '\r' && scan[0] != '\n' {
-			scan = ""
-		}
-		for k := 1; scan != ""; k++ {
-			u, after := next(scan)
-			if u != "" && !isIndented(u) {
-				break
-			}
-			if scan = after; u != "" {
-				n, body = k, len(rest)-len(after)
-			}
-		}
-		if !fn(rawField{key: key, first: value, text: rest[:body], start: i, end: i + 1 + n}) {
-			return
-		}
-		s, i = rest[body:], i+n
-	}
 }
 
 // readFields reads the "key: value" fields of lines[from:], passing over
@@ -111,7 +64,7 @@ func walkText(s string, base int, firsts string, fn func(rawField) bool) {
 // field; base is the index of lines[0] in its file, for the fields' lines.
 func readFields(lines []line, from int, skip []bool, base int) []Field {
 	fields := make([]Field, 0, 16)
-	walkFields(lines, from, skip, func(f rawField) bool {
+	walkFields(lineSrc{lines: lines, cut: true}, from, from, skip, "", func(f rawField) bool {
 		fields = append(fields, Field{Key: f.key, Value: f.value(), start: base + f.start, end: base + f.end})
 		return true
 	})
@@ -123,7 +76,7 @@ func readFields(lines []line, from int, skip []bool, base int) []Field {
 type rawField struct {
 	key, first string
 	body       []line
-	text       string // walkText's: the text of the lines of body, not yet cut
+	text       string // from a text not cut into lines: the lines of body, not yet cut
 	start, end int    // line indexes of the field and of the line after it
 }
 
@@ -145,25 +98,86 @@ func (f rawField) value() string {
 	return f.first
 }
 
-// walkFields calls fn with each field of lines from index from, skipping
-// the lines skip marks, until fn returns false.
-func walkFields(lines []line, from int, skip []bool, fn func(rawField) bool) {
-	for i := from; i < len(lines); i++ {
-		if skip != nil && skip[i] {
-			continue
-		}
-		key, value, ok := fieldLine(lines[i].text)
+// walkFields is the one reading of fields (the grammar's): it calls fn
+// with each field of src from position pos, which is line n, passing over
+// the lines skip marks (by line, nil: none), until fn returns false. A
+// field is a column-0 "key: value" line (fieldLine); its value continues
+// on the lines after it that are blank or indented, up to the last that
+// is not empty (valueEnd). firsts, when not "", are the first letters
+// (lower-case) of the keys fn looks for: a key starts with a letter, which
+// its normal form (NormKey) starts with in lower case, so a line that
+// starts with another is passed over without being read.
+func walkFields(src lineSrc, pos, n int, skip []bool, firsts string, fn func(rawField) bool) {
+	for {
+		t, after, ok := src.at(pos)
 		if !ok {
-			continue
-		}
-		end := continuation(lines, i)
-		if end < i+1 {
-			end = i + 1
-		}
-		if !fn(rawField{key: key, first: value, body: lines[i+1 : end], start: i, end: end}) {
 			return
 		}
-		i = end - 1
+		if skip != nil && skip[n] || t == "" || firsts != "" && strings.IndexByte(firsts, t[0]|0x20) < 0 {
+			pos, n = after, n+1
+			continue
+		}
+		key, value, ok := fieldLine(t)
+		if !ok {
+			pos, n = after, n+1
+			continue
+		}
+		end, lines := src.valueEnd(after)
+		f := rawField{key: key, first: value, start: n, end: n + 1 + lines}
+		if src.cut {
+			f.body = src.lines[after:end]
+		} else {
+			f.text = src.text[after:end]
+		}
+		if !fn(f) {
+			return
+		}
+		pos, n = end, n+1+lines
+	}
+}
+
+// lineSrc is a run of lines the grammar reads: lines already cut (cut),
+// or a text cut only as it is read (a block of a lazy doc, which is never
+// split). A position is an index into lines, or a byte offset into text.
+type lineSrc struct {
+	lines []line
+	text  string
+	cut   bool
+}
+
+// at returns the text of the line at position p, as fillLines cuts it,
+// and the position after it; ok is false at the end.
+func (l lineSrc) at(p int) (text string, next int, ok bool) {
+	if l.cut {
+		if p >= len(l.lines) {
+			return "", p, false
+		}
+		return l.lines[p].text, p + 1, true
+	}
+	if p >= len(l.text) {
+		return "", p, false
+	}
+	k := strings.IndexByte(l.text[p:], '\n')
+	if k < 0 {
+		return strings.TrimSuffix(l.text[p:], "\r"), len(l.text), true
+	}
+	return strings.TrimSuffix(l.text[p:p+k], "\r"), p + k + 1, true
+}
+
+// valueEnd returns, for the position p after a field line, the position
+// after the last line of the field's value and how many lines the value
+// has: the lines that are blank or indented, up to the last that is not
+// empty (the empty lines after it separate the field from what follows).
+func (l lineSrc) valueEnd(p int) (end, lines int) {
+	end = p
+	for k := 1; ; k++ {
+		t, next, ok := l.at(p)
+		if !ok || t != "" && !isIndented(t) {
+			return end, lines
+		}
+		if p = next; t != "" {
+			end, lines = next, k
+		}
 	}
 }
 
