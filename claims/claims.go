@@ -258,5 +258,6 @@ func readFile(path string) ([]byte, error) {
 }
 
 func notRegular(path string) error {
-	return fmt.Errorf("%s: not a regular file", path)
+	return mdstore.Errorf(mdstore.ErrMalformed, "%s: not a regular file", path).
+		Hint("the claims file must be a plain file; move what is there aside (no claim it held is then known)")
 }

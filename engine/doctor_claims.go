@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/devrites/devrites-engine/claims"
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // staleClaim is how long after its expiry a claim that was never released
@@ -28,7 +30,11 @@ func (d *doctor) checkClaims(ctx context.Context, fix bool) {
 	s := claims.Store{Dir: ws.Devrites, LockTimeout: d.e.LockTimeout, Now: d.e.Now}
 	set, err := s.Read()
 	if err != nil {
-		d.add(Finding{Severity: SevError, Kind: "claims", File: file, Problem: err.Error(),
+		problem := err.Error()
+		if fi, lerr := os.Lstat(s.Path()); lerr == nil && !fi.Mode().IsRegular() {
+			problem = "not a regular file (" + mdstore.FileType(fi.Mode()) + "); every claim command refuses it"
+		}
+		d.add(Finding{Severity: SevError, Kind: "claims", File: file, Problem: problem,
 			Mend: "make it a plain file holding the claims, or move it aside when no claim is live"})
 		return
 	}
