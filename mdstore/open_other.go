@@ -11,8 +11,5 @@ import "os"
 // namespace (\\.\pipe\), never in a directory, so an open cannot block on
 // one.
 func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: path, Type: FileType(fi.Mode())}
-	}
-	return os.OpenFile(path, flag, perm)
+	return openAfterLstat(path, flag, perm)
 }
