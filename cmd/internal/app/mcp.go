@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -55,7 +54,7 @@ func serveMCPHTTP(e *env, opts mcp.Options, addr string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(e.ctx, stopSignals...)
 	defer stop()
 	url, token := "http://"+ln.Addr().String()+mcp.Path, mcp.NewToken()
 	e.quiet = false // the token is what the client needs: printed whatever --quiet says

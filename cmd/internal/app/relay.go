@@ -5,7 +5,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -76,7 +75,7 @@ func cmdRelay(c *cli.Context) error {
 	}
 	e.print(map[string]any{"project": filepath.Dir(devrites), "channels": names},
 		"relaying the pauses of "+filepath.Dir(devrites)+" to "+strings.Join(names, ", ")+"\n")
-	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(e.ctx, stopSignals...)
 	defer stop()
 	r.Run(ctx)
 	return nil

@@ -3,12 +3,10 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -60,7 +58,7 @@ func cmdServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(e.ctx, stopSignals...)
 	defer stop()
 	return serve.ListenAndServe(ctx, s, checked, func(base string) {
 		PrintWarnings(e.stderr, checked.Warnings)
