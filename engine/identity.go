@@ -109,23 +109,12 @@ func retarget(s *mdstore.State, old, next string) {
 
 // replaceID replaces the id old, as a word, by next.
 func replaceID(s, old, next string) string {
-	var b strings.Builder
-	i := 0
-	for {
-		start, end := qid.Index(s, i)
-		if start < 0 {
-			break
+	return qid.Map(s, func(id string) string {
+		if id == old {
+			return next
 		}
-		b.WriteString(s[i:start])
-		if id := s[start:end]; id == old {
-			b.WriteString(next)
-		} else {
-			b.WriteString(id)
-		}
-		i = end
-	}
-	b.WriteString(s[i:])
-	return b.String()
+		return id
+	})
 }
 
 // followDecisions: an entry of decisions.md belongs to the question whose
@@ -209,7 +198,7 @@ func (e *Engine) restorePauses(f *files) []correction {
 		} else {
 			e.pause(f, q, "pause on "+q.QID+" restored (a merge lost it)")
 		}
-		out = append(out, correction{file: mdstore.StateFile, line: s.AwaitingLine(), lost: true,
+		out = append(out, correction{file: mdstore.StateFile, lost: true,
 			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: "state.md awaits " + q.QID})
 	}
 	for _, q := range lost {

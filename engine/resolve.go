@@ -455,44 +455,6 @@ func overruledText(id, kind string) string {
 	return id + " was provisional on option 1 and is now " + kind
 }
 
-// queuedPause takes the first question still open off the cursor's
-// awaiting_next (a queue of pauses a merge left), or nil when none is.
-func (e *Engine) queuedPause(f *files) *Question {
-	s := f.state
-	queue := splitNames(valueOf(s, "awaiting_next"))
-	if len(queue) == 0 {
-		return nil
-	}
-	for i, id := range queue {
-		if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
-			if rest := queue[i+1:]; len(rest) > 0 {
-				s.Set("awaiting_next", strings.Join(rest, ", "))
-			} else {
-				s.Delete("awaiting_next")
-			}
-			q := fromBlock(b, e.Now())
-			return &q
-		}
-	}
-	s.Delete("awaiting_next")
-	return nil
-}
-
-// pauseUnder writes the pause on q under a stop: the Awaiting human
-// section names it, and the stop stays, so that lifting it returns to q.
-func (e *Engine) pauseUnder(f *files, q Question, logText string) {
-	var kept []mdstore.KV
-	for _, k := range []string{"status", "next_action", "stop_reason"} {
-		if v, ok := f.state.Get(k); ok {
-			kept = append(kept, mdstore.KV{Key: k, Value: v})
-		}
-	}
-	e.pause(f, q, logText)
-	for _, kv := range kept {
-		f.state.Set(kv.Key, kv.Value)
-	}
-}
-
 // continueAction is next_action once a person has answered: the re-scope
 // command while re-scopes are pending (clearing them), else the cursor's
 // return_next_action when it has one, else the continue command.

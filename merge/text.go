@@ -257,26 +257,15 @@ func Markers(base, ours, theirs []byte) []byte {
 
 // mapIDs replaces every question id in s that m renames.
 func mapIDs(s string, m map[string]string) string {
-	if len(m) == 0 || !strings.Contains(s, "q-") {
+	if len(m) == 0 {
 		return s
 	}
-	var b strings.Builder
-	i := 0
-	for {
-		start, end := qid.Index(s, i)
-		if start < 0 {
-			break
-		}
-		b.WriteString(s[i:start])
-		id := s[start:end]
+	return qid.Map(s, func(id string) string {
 		if to, ok := m[id]; ok {
-			id = to
+			return to
 		}
-		b.WriteString(id)
-		i = end
-	}
-	b.WriteString(s[i:])
-	return b.String()
+		return id
+	})
 }
 
 // describe shortens a value for a one-line message.

@@ -28,3 +28,24 @@ func Index(s string, i int) (start, end int) {
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
+
+// Map replaces every canonical question id in s, found as Index finds
+// them, by what f makes of it.
+func Map(s string, f func(id string) string) string {
+	if !strings.Contains(s, "q-") {
+		return s
+	}
+	var b strings.Builder
+	i := 0
+	for {
+		start, end := Index(s, i)
+		if start < 0 {
+			break
+		}
+		b.WriteString(s[i:start])
+		b.WriteString(f(s[start:end]))
+		i = end
+	}
+	b.WriteString(s[i:])
+	return b.String()
+}

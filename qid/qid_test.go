@@ -214,3 +214,23 @@ func TestNextTaken(t *testing.T) {
 		}
 	}
 }
+
+func TestMap(t *testing.T) {
+	m := map[string]string{"q-2026-11-29-001": "q-2026-11-29-004"}
+	f := func(id string) string {
+		if to, ok := m[id]; ok {
+			return to
+		}
+		return id
+	}
+	for in, want := range map[string]string{
+		"resolve q-2026-11-29-001 now":                   "resolve q-2026-11-29-004 now",
+		"q-2026-11-29-001,q-2026-11-29-002":              "q-2026-11-29-004,q-2026-11-29-002",
+		"xq-2026-11-29-001 q-2026-11-29-0012 no id here": "xq-2026-11-29-001 q-2026-11-29-0012 no id here",
+		"": "",
+	} {
+		if got := Map(in, f); got != want {
+			t.Errorf("Map(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Pauses: the question the cursor awaits, and those queued behind it in
+// awaiting_next (a merge of two clones paused at once leaves one pause and
+// queues the other, SPEC §27).
+
+// stillAwaited is the qid the cursor awaits when that question is still
+// open, with the command that answers it; "" when there is none.
+func (e *Engine) stillAwaited(f *files) (string, string) {
+	b := awaitedOpen(f)
+	if b == nil {
+		q := e.queuedPause(f)
+		if q == nil {
+			return "", ""
+		}
+		e.pauseUnder(f, *q, "pause moves to "+q.QID+" (queued in awaiting_next)")
+		b = f.questions.Find(q.QID)
+	}
+	phase, _ := f.state.Get("phase")
+	return b.QID, expand(e.Templates.Resume, b.QID, phase, b.Value("slice"))
+}
+
+// resolveAwaited is the command that answers the question the cursor
+// awaits while it is open, or "".
+func (e *Engine) resolveAwaited(f *files) string {
+	if b := awaitedOpen(f); b != nil {
+		return e.ResolveCommand(fromBlock(b, e.Now()))
+	}
+	return ""
+}
+
+// awaitedOpen is the block of the question the cursor awaits while it is
+// open, or nil.
+func awaitedOpen(f *files) *mdstore.Block {
+	id := f.state.AwaitingQID()
+	if id == "" {
+		return nil
+	}
+	if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+		return b
+	}
+	return nil
+}
+
+// queuedPause takes the first question still open off the cursor's
+// awaiting_next (a queue of pauses a merge left), or nil when none is.
+func (e *Engine) queuedPause(f *files) *Question {
+	s := f.state
+	queue := splitNames(valueOf(s, "awaiting_next"))
+	if len(queue) == 0 {
+		return nil
+	}
+	for i, id := range queue {
+		if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+			if rest := queue[i+1:]; len(rest) > 0 {
+				s.Set("awaiting_next", strings.Join(rest, ", "))
+			} else {
+				s.Delete("awaiting_next")
+			}
+			q := fromBlock(b, e.Now())
+			return &q
+		}
+	}
+	s.Delete("awaiting_next")
+	return nil
+}
+
+// pauseUnder writes the pause on q under a stop: the Awaiting human
+// section names it, and the stop stays, so that lifting it returns to q.
+func (e *Engine) pauseUnder(f *files, q Question, logText string) {
+	var kept []mdstore.KV
+	for _, k := range []string{"status", "next_action", "stop_reason"} {
+		if v, ok := f.state.Get(k); ok {
+			kept = append(kept, mdstore.KV{Key: k, Value: v})
+		}
+	}
+	e.pause(f, q, logText)
+	for _, kv := range kept {
+		f.state.Set(kv.Key, kv.Value)
+	}
+}
+
+// ResumeResult is what `state resume` reports.
+type ResumeResult struct {
+	Status     string `json:"status"`
+	Lifted     string `json:"lifted,omitempty"` // the stop reason lifted
+	Changed    bool   `json:"changed"`          // a stop was lifted; false when there was none
+	NextAction string `json:"next_action"`
+}
+
+// Resume lifts a stop: stop_reason goes and the cursor goes back to what the
+// questions say, awaiting_human on a question still open and awaited, else
+// running; next_action keeps the resume action the stop recorded (or, back
+// on a pause, becomes the resolve command; with a re-scope still owed, the
+// re-scope command). Without a stop it changes
+// nothing.
+func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
+	return transact(ctx, e, func(f *files) (*ResumeResult, error) {
+		s := f.state
+		reason, _ := s.Get("stop_reason")
+		status, _ := s.Get("status")
+		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
+		if status == CursorAwaiting && reason == "" {
+			q := Question{QID: s.AwaitingQID()}
+			if b := f.questions.Find(q.QID); b != nil {
+				q = fromBlock(b, e.Now())
+			}
+			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(mdstore.ResolveAwaited, e.ResolveCommand(q))
+		}
+		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
+			if status == "" {
+				r.Status = CursorRunning
+			}
+			return r, nil // unchanged bytes are not written
+		}
+		s.Delete("stop_reason")
+		r.Status, r.Changed = CursorRunning, true
+		if id, resolve := e.stillAwaited(f); id != "" {
+			r.Status, r.NextAction = CursorAwaiting, resolve
+			s.Set("next_action", r.NextAction)
+		} else if len(rescopePending(s)) > 0 {
+			r.NextAction = e.rescopeAction(s, "") // a rejection outlives the stop
+			s.Set("next_action", r.NextAction)
+		}
+		s.Set("status", r.Status)
+		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
+		return r, nil
+	})
+}
