@@ -543,3 +543,21 @@ func (d *doc) size() int {
 	}
 	return n
 }
+
+// Line is a line of a file as every reader of the workspace cuts it (the
+// one line model): its text, and its ending ("\n", "\r\n", "\r" for a last
+// line cut short, "" for a last line without one).
+type Line struct{ Text, EOL string }
+
+// Lines cuts b into lines, for the files other packages keep (recovery.md),
+// as questions.md and state.md are cut: a UTF-8 byte order mark is not part
+// of the first line (bom reports it), and nl is the ending new lines get,
+// the file's first, else "\n".
+func Lines(b []byte) (lines []Line, bom bool, nl string) {
+	d := splitDoc(b)
+	lines = make([]Line, len(d.lines))
+	for i, l := range d.lines {
+		lines[i] = Line{Text: l.text, EOL: l.eol.String()}
+	}
+	return lines, d.bom, d.nl.String()
+}

@@ -73,7 +73,7 @@ type Problem struct {
 // Ledger is recovery.md as lines, with the rows of its table.
 type Ledger struct {
 	bom    bool
-	lines  []line
+	lines  []mdstore.Line
 	nl     string
 	header int // index of the header line, -1 when there is no table
 	end    int // index after the last row
@@ -81,41 +81,19 @@ type Ledger struct {
 	order  []*Entry
 }
 
-type line struct{ text, eol string }
-
 const utf8BOM = "\ufeff"
 
 // Parse reads recovery.md; a missing file is an empty b. It reports every
 // line it cannot read; a ledger with problems must not be written.
 func Parse(b []byte) (*Ledger, []Problem) {
-	l := &Ledger{header: -1, nl: "\n", byFP: map[string]*Entry{}}
-	s := string(b)
-	if strings.HasPrefix(s, utf8BOM) {
-		l.bom, s = true, s[len(utf8BOM):]
-	}
-	first := true
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			l.lines = append(l.lines, line{text: s})
-			break
-		}
-		ln := line{text: s[:i], eol: "\n"}
-		if strings.HasSuffix(ln.text, "\r") {
-			ln.text, ln.eol = ln.text[:len(ln.text)-1], "\r\n"
-		}
-		if first {
-			l.nl, first = ln.eol, false
-		}
-		l.lines = append(l.lines, ln)
-		s = s[i+1:]
-	}
+	l := &Ledger{header: -1, byFP: map[string]*Entry{}}
+	l.lines, l.bom, l.nl = mdstore.Lines(b)
 	var probs []Problem
 	for i, ln := range l.lines {
-		if !utf8.ValidString(ln.text) {
+		if !utf8.ValidString(ln.Text) {
 			probs = append(probs, Problem{i + 1, "not valid UTF-8"})
 		}
-		if strings.IndexByte(ln.text, 0) >= 0 {
+		if strings.IndexByte(ln.Text, 0) >= 0 {
 			probs = append(probs, Problem{i + 1, "binary content (a NUL byte)"})
 		}
 	}
@@ -123,10 +101,10 @@ func Parse(b []byte) (*Ledger, []Problem) {
 		probs = append(probs, Problem{n, "unresolved merge conflict"})
 	}
 	for i, ln := range l.lines {
-		if !mdstore.IsRow(ln.text) {
+		if !mdstore.IsRow(ln.Text) {
 			continue
 		}
-		cells := mdstore.RowCells(ln.text)
+		cells := mdstore.RowCells(ln.Text)
 		if len(cells) == 0 || !strings.EqualFold(cells[0], "fingerprint") {
 			continue
 		}
@@ -135,13 +113,13 @@ func Parse(b []byte) (*Ledger, []Problem) {
 			probs = append(probs, Problem{i + 1, "the table header is not " + headerRow()})
 			return l, probs
 		}
-		if i+1 >= len(l.lines) || !isSeparator(l.lines[i+1].text) {
+		if i+1 >= len(l.lines) || !isSeparator(l.lines[i+1].Text) {
 			probs = append(probs, Problem{i + 2, "the line under the header is not " + separatorRow()})
 			return l, probs
 		}
 		l.end = i + 2
-		for j := i + 2; j < len(l.lines) && mdstore.IsRow(l.lines[j].text); j++ {
-			e, msg := parseRow(l.lines[j].text)
+		for j := i + 2; j < len(l.lines) && mdstore.IsRow(l.lines[j].Text); j++ {
+			e, msg := parseRow(l.lines[j].Text)
 			if msg == "" {
 				if prev, dup := l.byFP[e.Fingerprint]; dup {
 					msg = fmt.Sprintf("fingerprint %s is also on line %d", e.Fingerprint, prev.Line)
@@ -288,7 +266,7 @@ func (l *Ledger) put(e Entry) Entry {
 	e.Note = strings.Join(strings.Fields(e.Note), " ")
 	if old, ok := l.byFP[e.Fingerprint]; ok {
 		e.Line = old.Line
-		l.lines[e.Line-1].text = renderRow(e)
+		l.lines[e.Line-1].Text = renderRow(e)
 		*old = e
 		return e
 	}
@@ -298,7 +276,7 @@ func (l *Ledger) put(e Entry) Entry {
 		at = len(l.lines)
 		if at == 0 {
 			add = append(add, intro...)
-		} else if strings.TrimSpace(l.lines[at-1].text) != "" {
+		} else if strings.TrimSpace(l.lines[at-1].Text) != "" {
 			add = append(add, "")
 		}
 		add = append(add, headerRow(), separatorRow())
@@ -320,12 +298,12 @@ func (l *Ledger) put(e Entry) Entry {
 // entries below are renumbered. A last line without an ending gets the
 // file's ending when lines are added after it.
 func (l *Ledger) insert(at int, texts []string) {
-	if at > 0 && at == len(l.lines) && l.lines[at-1].eol == "" {
-		l.lines[at-1].eol = l.nl
+	if at > 0 && at == len(l.lines) && l.lines[at-1].EOL == "" {
+		l.lines[at-1].EOL = l.nl
 	}
-	add := make([]line, len(texts))
+	add := make([]mdstore.Line, len(texts))
 	for i, t := range texts {
-		add[i] = line{text: t, eol: l.nl}
+		add[i] = mdstore.Line{Text: t, EOL: l.nl}
 	}
 	l.lines = append(l.lines[:at], append(add, l.lines[at:]...)...)
 	for _, e := range l.order {
@@ -342,8 +320,8 @@ func (l *Ledger) Bytes() []byte {
 		b.WriteString(utf8BOM)
 	}
 	for _, ln := range l.lines {
-		b.WriteString(ln.text)
-		b.WriteString(ln.eol)
+		b.WriteString(ln.Text)
+		b.WriteString(ln.EOL)
 	}
 	return []byte(b.String())
 }
