@@ -185,33 +185,50 @@ func lineCount(s string) int {
 }
 
 // fillLines cuts s into lines, into dst, which has room for exactly them.
-// A last line that ends in a lone "\r" keeps it as its ending.
 // The lines know their offsets from base on (line.at), unless base is
 // negative.
 func fillLines(dst []line, s string, base int) {
-	at := func(off int) uint32 {
-		if base < 0 {
-			return 0
-		}
-		return uint32(base + off + 1)
-	}
 	off := 0
 	for k := range dst {
-		i := strings.IndexByte(s[off:], '\n')
-		if i < 0 {
-			dst[k] = line{text: s[off:], at: at(off)}
-			if strings.HasSuffix(s, "\r") {
-				dst[k].text, dst[k].eol = s[off:len(s)-1], cr
-			}
-			return
+		text, eol, next := cut(s, off)
+		dst[k] = line{text: text, eol: eol}
+		if base >= 0 {
+			dst[k].at = uint32(base + off + 1)
 		}
-		l := line{text: s[off : off+i], eol: lf, at: at(off)}
-		if strings.HasSuffix(l.text, "\r") {
-			l.text, l.eol = l.text[:len(l.text)-1], crlf
-		}
-		dst[k] = l
-		off += i + 1
+		off = next
 	}
+}
+
+// cut returns the line of s that starts at byte off: its text, its ending
+// and the offset after it. It is the one line model of every file the
+// engine reads or merges: "\n" ends a line, a "\r" before it belongs to
+// the ending, and a last line that ends in a lone "\r" keeps it as its
+// ending (a CRLF cut short).
+func cut(s string, off int) (text string, eol ending, next int) {
+	i := strings.IndexByte(s[off:], '\n')
+	if i < 0 {
+		if strings.HasSuffix(s, "\r") {
+			return s[off : len(s)-1], cr, len(s)
+		}
+		return s[off:], noEOL, len(s)
+	}
+	text, next = s[off:off+i], off+i+1
+	if strings.HasSuffix(text, "\r") {
+		return text[:len(text)-1], crlf, next
+	}
+	return text, lf, next
+}
+
+// CutLines cuts s into lines that keep their endings, sharing s's memory,
+// by the same line model (cut): the form the merge driver works in.
+func CutLines(s string) []string {
+	out := make([]string, 0, strings.Count(s, "\n")+1)
+	for off := 0; off < len(s); {
+		_, _, next := cut(s, off)
+		out = append(out, s[off:next])
+		off = next
+	}
+	return out
 }
 
 // byteLen is the length of what bytes returns.

@@ -157,11 +157,8 @@ func (l lineSrc) at(p int) (text string, next int, ok bool) {
 	if p >= len(l.text) {
 		return "", p, false
 	}
-	k := strings.IndexByte(l.text[p:], '\n')
-	if k < 0 {
-		return strings.TrimSuffix(l.text[p:], "\r"), len(l.text), true
-	}
-	return strings.TrimSuffix(l.text[p:p+k], "\r"), p + k + 1, true
+	text, _, next = cut(l.text, p)
+	return text, next, true
 }
 
 // valueEnd returns, for the position p after a field line, the position

@@ -47,19 +47,7 @@ func readHead(b []byte) (string, text) {
 }
 
 // splitLines cuts s into lines that keep their endings; they share s.
-func splitLines(s string) []string {
-	lines := make([]string, 0, strings.Count(s, "\n")+1)
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			lines = append(lines, s)
-			break
-		}
-		lines = append(lines, s[:i+1])
-		s = s[i+1:]
-	}
-	return lines
-}
+func splitLines(s string) []string { return mdstore.CutLines(s) }
 
 // lastLine is the last of the lines s holds.
 func lastLine(s string) string {
