@@ -2,17 +2,39 @@ package mdstore
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
+// pending is what a transaction asks of its temporary files.
+type pending interface {
+	io.Writer
+	Name() string
+	Cleanup() error
+	CloseAtomicallyReplace() error
+}
+
 // A pending file replaces its destination whole when it is renamed, and
 // leaves nothing behind when it is cleaned up instead; its temporary name
 // is one IsTemp knows, so that doctor finds what a kill leaves. This runs
 // each system's own implementation (rename(2) through renameio, or
-// MoveFileEx on Windows).
+// MoveFileEx on Windows) and, on every system, the plain rename that
+// Windows uses (renamePending).
 func TestPendingFile(t *testing.T) {
+	for _, impl := range []struct {
+		name string
+		open func(path string) (pending, error)
+	}{
+		{"this system's", func(path string) (pending, error) { return newPending(path, 0o644) }},
+		{"rename", func(path string) (pending, error) { return newRenamePending(path) }},
+	} {
+		t.Run(impl.name, func(t *testing.T) { testPendingFile(t, impl.open) })
+	}
+}
+
+func testPendingFile(t *testing.T, newPending func(path string) (pending, error)) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, QuestionsFile)
 	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
@@ -28,7 +50,7 @@ func TestPendingFile(t *testing.T) {
 	}
 
 	t.Run("cleaned up", func(t *testing.T) {
-		p, err := newPending(path, 0o644)
+		p, err := newPending(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +72,7 @@ func TestPendingFile(t *testing.T) {
 	})
 
 	t.Run("replaced", func(t *testing.T) {
-		p, err := newPending(path, 0o644)
+		p, err := newPending(path)
 		if err != nil {
 			t.Fatal(err)
 		}
