@@ -127,6 +127,14 @@ func followDecisions(f *files) []correction {
 		return nil
 	}
 	recs := mdstore.DecisionRecords(f.decisions)
+	// The first block of each id, as Questions.Find gives it, found once:
+	// a Find per entry made a resolve at 10,000 questions quadratic.
+	first := map[string]*mdstore.Block{}
+	for _, b := range f.questions.Blocks() {
+		if _, ok := first[b.QID]; !ok {
+			first[b.QID] = b
+		}
+	}
 	var out []correction
 	for i := len(recs) - 1; i >= 0; i-- { // from the end: lines before stay where they are
 		r := recs[i]
@@ -134,7 +142,7 @@ func followDecisions(f *files) []correction {
 		if id == "" || strings.TrimSpace(r.Question) == "" {
 			continue
 		}
-		if b := f.questions.Find(id); b == nil || sameText(b.Value("question"), r.Question) {
+		if b := first[id]; b == nil || sameText(b.Value("question"), r.Question) {
 			continue
 		}
 		var own *mdstore.Block
