@@ -1,13 +1,21 @@
 // Package mdstore finds a DevRites workspace, parses and edits state.md and
 // questions.md, and runs every read-change-write of them under one lock.
 //
-// Parsing. One parser per file. A line-level scanner finds question blocks,
-// fields, table rows and bullets; goldmark decides, by CommonMark's rules,
-// which lines are inside fenced code, and those lines are never read as
-// headings, fields or keys. Only ATX headings count ("## Title"); setext
-// underlines do not, so a "---" line cannot turn fields into a heading.
-// In questions.md the indented lines that follow a field inside a question
-// block are its value (a block scalar "key: |", the older "key:" form, or a
+// Parsing. One line model and one grammar for every file the engine reads
+// or merges. A line is cut by one function (cut), for mdstore, the merge
+// driver (CutLines) and recovery.md (Lines) alike. A heading is "#" at
+// column 0, outside fenced code, on a line that is not a field's value
+// (headingLevel), for state.md, questions.md and decisions.md, which is
+// read by questions.md's grammar with every level-2 heading an entry. A
+// line-level scanner finds question blocks, fields, table rows and
+// bullets; goldmark decides, by CommonMark's rules, which lines are inside
+// fenced code, and those lines are never read as headings, fields or keys.
+// Only ATX headings count ("## Title"); setext underlines do not, so a
+// "---" line cannot turn fields into a heading. Values the engine writes
+// over several lines are indented four spaces, so that no other markdown
+// reader takes one of their lines for a heading, fence or row either.
+// In questions.md (and decisions.md) the indented lines that follow a field
+// inside a block are its value (a block scalar "key: |", the older "key:" form, or a
 // plain value continued as in YAML) and are data: they are hidden from
 // goldmark, so a "```" inside an answer cannot open a fence that would
 // swallow the questions after it, and only a column-0 heading ends a block.
