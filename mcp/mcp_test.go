@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mcp"
@@ -432,6 +433,10 @@ func TestBadArgumentsWriteNothing(t *testing.T) {
 		{"get_question", map[string]any{"qid": "42"}, "devrites-engine: questions show: \"42\" is not a question id"},
 		{"list_questions", map[string]any{"status": "closed"}, `validating "arguments"`},
 		{"wait_for_answer", map[string]any{"qid": id, "timeout_seconds": -1}, "timeout_seconds -1 is not between"},
+		{"raise_question", map[string]any{"gate": "advisory", "question": "Q?", "options": []string{"A"}, "paths": []string{"src"}},
+			`devrites-engine: question raise: session "" is not 1 to 128 letters`},
+		{"raise_question", map[string]any{"gate": "advisory", "question": "Q?", "options": []string{"A"}, "paths": []string{"../x"}, "session": "me"},
+			"devrites-engine: question raise: "},
 	} {
 		if got := callErr(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
 			t.Errorf("%s %v: got %q, want %q", tc.tool, tc.args, got, tc.want)
@@ -451,6 +456,38 @@ func TestBadArgumentsWriteNothing(t *testing.T) {
 	}
 	if got := call[mcp.CheckOutput](t, cs, "check", nil); got.Verdict != "stop" {
 		t.Errorf("check after the errors: %+v", got)
+	}
+}
+
+// TestRaiseClaimCheck: a raise for work on paths another session holds live
+// is refused, naming the owner, and writes nothing; the session's own
+// claims, and paths nobody holds, let it through.
+func TestRaiseClaimCheck(t *testing.T) {
+	p := newProject(t)
+	devrites := filepath.Join(p.dir, ".devrites")
+	store := claims.Store{Dir: devrites, LockTimeout: time.Second, Now: func() time.Time { return clock }}
+	if _, err := store.Add(context.Background(), claims.AddRequest{Session: "other", Paths: []string{"pay"}, Reason: "rounding work", TTL: 60}); err != nil {
+		t.Fatal(err)
+	}
+	cs := p.connect("plain", nil, nil)
+	before := p.files()
+	advisory := func(paths ...string) map[string]any {
+		return map[string]any{"gate": "advisory", "question": "CSV?", "options": []string{"CSV"}, "session": "me", "paths": paths}
+	}
+	got := callErr(t, cs, "raise_question", advisory("pay/round.go"))
+	if want := `devrites-engine: question raise: pay/round.go is held by session "other" until`; !strings.Contains(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	after := p.files()
+	for path, b := range before {
+		if after[path] != b {
+			t.Errorf("%s changed by a refused raise:\n%s", path, after[path])
+		}
+	}
+	mine := advisory("pay/round.go", "docs")
+	mine["session"] = "other"
+	if out := call[mcp.RaiseOutput](t, cs, "raise_question", mine); out.QID == "" || out.Outcome != "paused" {
+		t.Errorf("a raise on the session's own claim and a path nobody holds: %+v, want it paused", out)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -28,6 +29,8 @@ type RaiseInput struct {
 	Route          []string `json:"route,omitempty" jsonschema:"who answers: names, owner (whoever runs the project) or any; required for escalating"`
 	Strategy       string   `json:"strategy,omitempty" jsonschema:"how routed responders decide: single, first-response-wins, collect-all or quorum:N"`
 	BlockingSlices string   `json:"blocking_slices,omitempty" jsonschema:"the slices this question blocks, e.g. \"3, 4\""`
+	Paths          []string `json:"paths,omitempty" jsonschema:"paths the question's work touches (as claim add takes them): nothing is raised while another session holds one live; needs session"`
+	Session        string   `json:"session,omitempty" jsonschema:"your session's name, as your claims carry it, with paths: your own claims do not count"`
 }
 
 type RaiseOutput struct {
@@ -176,6 +179,9 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 			return nil, RaiseOutput{}, err
 		}
 	} else {
+		if err := claimCheck(eng, in.Session, in.Paths); err != nil {
+			return nil, RaiseOutput{}, t.fail("question raise", err)
+		}
 		r := engine.RaiseRequest{Slice: in.Slice, Gate: in.Gate, Question: in.Question, Options: in.Options, Proposed: in.Proposed,
 			SLA: in.SLA, Tags: in.Tags, Breakpoint: in.Breakpoint, Route: in.Route, Strategy: in.Strategy, BlockingSlices: in.BlockingSlices}
 		res, err := eng.Raise(ctx, r, "")
@@ -193,6 +199,31 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 		out.Resume = eng.ResolveCommand(out.Question)
 	}
 	return nil, out, nil
+}
+
+// claimCheck refuses a raise for work on paths that another session holds
+// live (SPEC §26), as question raise --claim-check does: the person's answer
+// would not let the agent work on them, so it does other work and checks
+// again. Without paths every raise goes through.
+func claimCheck(eng *engine.Engine, session string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	if err := claims.CheckSession(session); err != nil {
+		return err
+	}
+	clean, err := claims.Paths(paths)
+	if err != nil {
+		return err
+	}
+	set, err := claims.Store{Dir: eng.WS.Devrites, LockTimeout: eng.LockTimeout, Now: eng.Now}.Read()
+	if err != nil {
+		return err
+	}
+	if holds := set.Held(clean, session, eng.Now()); len(holds) > 0 {
+		return &claims.HeldError{Holds: holds}
+	}
+	return nil
 }
 
 func (t *tools) state(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, StateOutput, error) {
