@@ -47,7 +47,24 @@ func (e *Engine) follow(f *files) []correction {
 	var out []correction
 	out = append(out, e.followAwaited(f)...)
 	out = append(out, followDecisions(f)...)
-	return append(out, e.restorePauses(f)...)
+	out = append(out, e.restorePauses(f)...)
+	return append(out, e.resumeOnPause(f)...)
+}
+
+// resumeOnPause: while the cursor awaits an open question (no stop), its
+// next_action is the command that answers it. A merge can leave there a
+// re-scope owed on the other clone: it moves to rescope_pending, and is
+// acted on once the question is answered.
+func (e *Engine) resumeOnPause(f *files) []correction {
+	s := f.state
+	b := awaitedOpen(f)
+	if st, _ := s.Get("status"); b == nil || st != CursorAwaiting || len(e.rescopeIDs(valueOf(s, "next_action"))) == 0 {
+		return nil
+	}
+	e.holdRescope(s)
+	phase, _ := s.Get("phase")
+	s.Set("next_action", expand(e.Templates.Resume, b.QID, phase, b.Value("slice")))
+	return []correction{{file: mdstore.StateFile, problem: "next_action is a re-scope while awaiting " + b.QID, did: "the re-scope is pending; next_action answers " + b.QID}}
 }
 
 // followAwaited: the awaited question_id must name the question the
@@ -118,10 +135,10 @@ func replaceID(s, old, next string) string {
 }
 
 // followDecisions: an entry of decisions.md belongs to the question whose
-// text it copied. An entry under an id that another question has now is
-// moved to the id of its own question (the one whose renumbered_from
-// chain holds the id); an entry that is then a copy of another is
-// removed, so that each decision is recorded once.
+// text it copied. An entry under an id that another question has now, or
+// that no question has now, is moved to the id of its own question (the
+// one whose renumbered_from chain holds the id); an entry that is then a
+// copy of another is removed, so that each decision is recorded once.
 func followDecisions(f *files) []correction {
 	if len(f.decisions) == 0 {
 		return nil
@@ -130,9 +147,15 @@ func followDecisions(f *files) []correction {
 	// The first block of each id, as Questions.Find gives it, found once:
 	// a Find per entry made a resolve at 10,000 questions quadratic.
 	first := map[string]*mdstore.Block{}
+	was := map[string][]*mdstore.Block{} // earlier id → the blocks whose chain holds it
 	for _, b := range f.questions.Blocks() {
 		if _, ok := first[b.QID]; !ok {
 			first[b.QID] = b
+		}
+		if chain := chainOf(b); len(chain) > 1 {
+			for _, old := range chain[:len(chain)-1] {
+				was[old] = append(was[old], b)
+			}
 		}
 	}
 	var out []correction
@@ -142,12 +165,12 @@ func followDecisions(f *files) []correction {
 		if id == "" || strings.TrimSpace(r.Question) == "" {
 			continue
 		}
-		if b := first[id]; b == nil || sameText(b.Value("question"), r.Question) {
-			continue
+		if b := first[id]; b != nil && sameText(b.Value("question"), r.Question) {
+			continue // its own question's id; or the id no block has now, of a question moved on
 		}
 		var own *mdstore.Block
-		for _, b := range f.questions.Blocks() {
-			if b.QID != id && slices.Contains(chainOf(b), id) && sameText(b.Value("question"), r.Question) {
+		for _, b := range was[id] {
+			if b.QID != id && sameText(b.Value("question"), r.Question) {
 				if own != nil {
 					own = nil
 					break
@@ -162,7 +185,7 @@ func followDecisions(f *files) []correction {
 		moved := r
 		moved.Title = title
 		c := correction{file: mdstore.DecisionsFile, line: r.Line,
-			problem: "the entry " + r.Title + " records " + own.QID + " (renumbered by a merge), and " + id + " is another question now"}
+			problem: "the entry " + r.Title + " records " + own.QID + " (renumbered by a merge)"}
 		if slices.ContainsFunc(recs, func(o mdstore.DecisionRecord) bool { return o.Line != r.Line && o.Same(moved) }) {
 			f.decisions = mdstore.RemoveDecision(f.decisions, r)
 			c.did = "removed the entry " + r.Title + ", a copy of " + title

@@ -86,18 +86,17 @@ func (v *stateSide) raisedAt(id string) string {
 	return ""
 }
 
-// owedRescope is the re-scope a side's next_action owes, when the side set
-// it: the ids it names of questions that were pending in the base (the
-// engine moved them from rescope_pending into the re-scope command) or
-// that the side's Log says were rejected or overruled (a "rejected <id>"
-// or "provisional <id>" line).
-func (v *stateSide) owedRescope(b *stateSide) []string {
-	next := strings.TrimSpace(v.cursor["next_action"])
-	if next == "" || next == strings.TrimSpace(b.cursor["next_action"]) {
-		return nil
+// owed are the re-scopes a side owes: its rescope_pending, and, while it
+// runs, the ids its next_action names of questions that were pending on some side (the
+// engine moves them from rescope_pending into the re-scope command) or
+// that its Log says were rejected or overruled (a "rejected <id>" or
+// "provisional <id>" line).
+func (v *stateSide) owed(pending []string) []string {
+	owed := splitList(v.cursor["rescope_pending"])
+	if v.status != running {
+		return owed // next_action is the pause's or the stop's own command
 	}
-	pending := splitList(b.cursor["rescope_pending"])
-	var owed []string
+	next := v.cursor["next_action"]
 	for i := 0; ; {
 		start, end := qid.Index(next, i)
 		if start < 0 {
@@ -105,12 +104,19 @@ func (v *stateSide) owedRescope(b *stateSide) []string {
 		}
 		id := next[start:end]
 		i = end
-		if slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
+		if !slices.Contains(owed, id) && (slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
 			return strings.Contains(l.text, "rejected "+id) || strings.Contains(l.text, "provisional "+id)
-		}) {
+		})) {
 			owed = append(owed, id)
 		}
 	}
+}
+
+// namesAll reports whether next_action names every id.
+func namesAll(next string, ids []string) bool {
+	var named []string
+	qid.Map(next, func(id string) string { named = append(named, id); return id })
+	return !slices.ContainsFunc(ids, func(id string) bool { return !slices.Contains(named, id) })
 }
 
 // compose merges the stop, the pauses and the re-scopes of the three
@@ -233,21 +239,27 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 		c.keys["next_action"] = keyAt(c.keys["next_action"], i, next)
 	}
 
-	// Re-scopes owed on either side are kept: pending on both lists, and a
-	// side's re-scope next_action the merged next_action is not.
-	pending := splitList(joinIDs(b.cursor["rescope_pending"], o.cursor["rescope_pending"], t.cursor["rescope_pending"]))
-	for _, v := range []*stateSide{o, t} {
-		owed := v.owedRescope(b)
-		if len(owed) == 0 || c.keys["next_action"][0].v == v.cursor["next_action"] {
-			continue
-		}
+	// Re-scopes owed on either side are kept, as sets against the base
+	// (one a side acted on goes): those the merged next_action does not
+	// carry are pending.
+	var anyPending []string
+	for _, v := range []*stateSide{b, o, t} {
+		anyPending = append(anyPending, splitList(v.cursor["rescope_pending"])...)
+	}
+	owed := splitList(joinIDs(strings.Join(b.owed(anyPending), ","), strings.Join(o.owed(anyPending), ","), strings.Join(t.owed(anyPending), ",")))
+	for i := range 2 {
+		next := c.keys["next_action"][i].v
+		running := c.keys["status"][i].v == running
+		var pending []string
 		for _, id := range owed {
-			if !slices.Contains(pending, id) {
+			if !running || !namesAll(next, []string{id}) || !slices.ContainsFunc([]*stateSide{o, t}, func(v *stateSide) bool {
+				return v.cursor["next_action"] == next && slices.Contains(v.owed(anyPending), id)
+			}) {
 				pending = append(pending, id)
 			}
 		}
+		c.keys["rescope_pending"] = keyAt(c.keys["rescope_pending"], i, want{strings.Join(pending, ", "), len(pending) > 0})
 	}
-	both("rescope_pending", want{strings.Join(pending, ", "), len(pending) > 0})
 
 	// The slice: the pause's, else the side that changed it, else the later.
 	for _, k := range []string{"active_slice", "slice_mode"} {
