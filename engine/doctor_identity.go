@@ -22,7 +22,7 @@ func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
 	c := *w
 	c.state = mdstore.ParseState(w.state.Bytes())
 	c.decisions = bytes.Clone(w.decisions)
-	fixed := d.e.follow(&c.files)
+	fixed := d.e.follow(&c.files, w.origQ)
 	if len(fixed) == 0 {
 		return w
 	}
@@ -42,7 +42,7 @@ func (d *doctor) followIdentity(w *wsFiles) {
 		return
 	}
 	before := string(w.decisions)
-	for _, x := range d.e.follow(&w.files) {
+	for _, x := range d.e.follow(&w.files, w.origQ) {
 		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
 		d.repairs = append(d.repairs, Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
 	}

@@ -123,8 +123,8 @@ func (e *Engine) read() (*files, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := w.files // not &w.files, which would keep the bytes read for a write too
-	e.follow(&f) // what the next write corrects, a read sees already
+	f := w.files          // not &w.files, which would keep the bytes read for a write too
+	e.follow(&f, w.origQ) // what the next write corrects, a read sees already
 	return &f, nil
 }
 
@@ -188,7 +188,7 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 		return zero, err
 	}
 	f := &w.files
-	e.follow(f)
+	e.follow(f, w.origQ)
 	v, err := fn(f)
 	if err != nil {
 		return zero, err

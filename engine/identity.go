@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -42,11 +43,14 @@ func sameText(a, b string) bool {
 }
 
 // follow corrects f's references by identity and restores lost pauses; it
-// returns what it did, in order.
-func (e *Engine) follow(f *files) []correction {
+// returns what it did, in order. questions is questions.md as read: the
+// decisions are followed only when it holds a renumbered question.
+func (e *Engine) follow(f *files, questions []byte) []correction {
 	var out []correction
-	out = append(out, e.followAwaited(f)...)
-	out = append(out, followDecisions(f)...)
+	if was := earlierIDs(questions); len(was) > 0 {
+		out = append(out, e.followAwaited(f, was)...)
+		out = append(out, followDecisions(f, was)...)
+	}
 	out = append(out, e.restorePauses(f)...)
 	return append(out, e.resumeOnPause(f)...)
 }
@@ -70,9 +74,12 @@ func (e *Engine) resumeOnPause(f *files) []correction {
 // followAwaited: the awaited question_id must name the question the
 // Awaiting human section describes (its text and raise time); when another
 // block is that question (a renumbering moved it), the pause follows it.
-func (e *Engine) followAwaited(f *files) []correction {
+func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
 	s := f.state
 	id := s.AwaitingQID()
+	if !earlier[id] {
+		return nil // no question was renumbered from it: it names its own
+	}
 	question, _ := s.GetAwaiting("question")
 	raised, _ := s.GetAwaiting("raised_at")
 	raised = strings.TrimSpace(raised)
@@ -139,9 +146,9 @@ func replaceID(s, old, next string) string {
 // that no question has now, is moved to the id of its own question (the
 // one whose renumbered_from chain holds the id); an entry that is then a
 // copy of another is removed, so that each decision is recorded once.
-func followDecisions(f *files) []correction {
-	if len(f.decisions) == 0 {
-		return nil
+func followDecisions(f *files, earlier map[string]bool) []correction {
+	if len(f.decisions) == 0 || !slices.ContainsFunc(mdstore.DecisionQIDs(f.decisions), func(id string) bool { return earlier[id] }) {
+		return nil // no entry names a question by an earlier id: nothing to read
 	}
 	recs := mdstore.DecisionRecords(f.decisions)
 	// The first block of each id, as Questions.Find gives it, found once:
@@ -198,6 +205,34 @@ func followDecisions(f *files) []correction {
 	return out
 }
 
+// earlierIDs are the ids that questions.md's renumbered_from lines name,
+// found in its bytes without reading its blocks: most writes find none.
+func earlierIDs(questions []byte) map[string]bool {
+	const key = "renumbered_from:"
+	var was map[string]bool
+	for i := 0; ; {
+		j := bytes.Index(questions[i:], []byte(key))
+		if j < 0 {
+			return was
+		}
+		at := i + j
+		end := bytes.IndexByte(questions[at:], '\n')
+		if end < 0 {
+			end = len(questions) - at
+		}
+		if at == 0 || questions[at-1] == '\n' {
+			qid.Map(string(questions[at+len(key):at+end]), func(id string) string {
+				if was == nil {
+					was = map[string]bool{}
+				}
+				was[id] = true
+				return id
+			})
+		}
+		i = at + end
+	}
+}
+
 // restorePauses: a question the Log says paused ("raised <id> (<gate>)"),
 // still open and pausing, that neither the Awaiting human section nor
 // awaiting_next holds, lost its pause in a merge. It takes the pause when
@@ -208,9 +243,22 @@ func (e *Engine) restorePauses(f *files) []correction {
 	if b := awaitedOpen(f); b != nil {
 		held = append(held, b.QID)
 	}
+	ids := pausedInLog(s)
+	if len(ids) == 0 {
+		return nil
+	}
+	first := make(map[string]*mdstore.Block, len(ids))
+	for _, id := range ids {
+		first[id] = nil
+	}
+	for _, b := range f.questions.Blocks() { // one pass, not a Find per id
+		if v, ok := first[b.QID]; ok && v == nil {
+			first[b.QID] = b
+		}
+	}
 	var lost []Question
-	for _, id := range pausedInLog(s) {
-		b := f.questions.Find(id)
+	for _, id := range ids {
+		b := first[id]
 		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q Question) bool { return q.QID == id }) {
 			continue
 		}
