@@ -297,10 +297,9 @@ func pausedInLog(s *mdstore.State) []string {
 	if !ok {
 		return nil
 	}
-	lines := strings.Split(string(s.Bytes()), "\n")
 	var ids []string
-	for i := head + 1; i < end && i < len(lines); i++ {
-		l := lines[i]
+	for i := head + 1; i < end; i++ {
+		l := s.Line(i) // not a copy of the file: the Log is most of it
 		if at := strings.Index(l, ": raised q-"); at >= 0 && !strings.Contains(l[at:], "provisional") {
 			from := at + len(": raised ")
 			if start, stop := qid.Index(l, from); start == from && strings.HasPrefix(l[stop:], " (") {

@@ -241,13 +241,32 @@ func (e *Engine) nextQID(f *files) (string, error) {
 // and others (the ids of the project's other workspaces) hold, and past the
 // ids the Log names.
 func nextFree(f *files, date string, others []string) (string, error) {
-	held, taken := others, []string(nil)
-	for _, u := range usedIDs(f) {
-		if u.log {
-			taken = append(taken, u.QID)
-		} else {
-			held = append(held, u.QID)
+	// Only ids of date count (qid.Next), so only those are kept: a large
+	// workspace mentions tens of thousands of others.
+	var held, taken []string
+	hold := func(id string) {
+		if strings.Contains(id, date) {
+			held = append(held, id)
 		}
+	}
+	for _, id := range others {
+		hold(id)
+	}
+	for _, b := range f.questions.Blocks() {
+		hold(b.QID)
+	}
+	if f.state != nil {
+		awaiting := f.state.AwaitingQID()
+		for _, m := range f.state.Mentions() {
+			if m.QID == awaiting {
+				hold(m.QID)
+			} else if strings.Contains(m.QID, date) {
+				taken = append(taken, m.QID)
+			}
+		}
+	}
+	for _, id := range mdstore.DecisionQIDs(f.decisions) {
+		hold(id)
 	}
 	return qid.Next(held, taken, date)
 }

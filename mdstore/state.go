@@ -522,6 +522,10 @@ func (s *State) LogSpan() (head, end int, ok bool) {
 	return 0, 0, false
 }
 
+// Line returns the text of line i (from 0, as LogSpan counts), without its
+// line ending.
+func (s *State) Line(i int) string { return s.d.line(i).text }
+
 // AppendLog adds "- text" after the last line of the "## Log" section, when
 // there is one.
 func (s *State) AppendLog(text string) {
