@@ -3,7 +3,8 @@
 # vets every package, tests included, once per other OS, so that code which
 # compiles only on Linux fails the test command. What differs by OS lives in
 # per-OS files; nothing differs by architecture, so vet runs once an OS.
-# -trimpath keeps the build cache independent of where the checkout is.
+# -trimpath keeps the build cache independent of where the checkout is, and
+# the flags are scripts/release's, so its test links what this compiled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${TARGETS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64"}
@@ -11,7 +12,7 @@ export CGO_ENABLED=0
 vetted=" $(go env GOOS) "
 for t in $targets; do
   export GOOS=${t%/*} GOARCH=${t#*/}
-  go build -trimpath -o /dev/null ./cmd/devrites-engine
+  go build -trimpath -buildvcs=false -tags urfave_cli_no_docs -o /dev/null ./cmd/devrites-engine
   case $vetted in *" $GOOS "*) ;; *) go vet -trimpath ./... && vetted+="$GOOS " ;; esac
 done
 echo "built for: $targets; vetted for:$vetted"

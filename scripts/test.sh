@@ -6,7 +6,8 @@
 #
 # The race detector makes every process start several times slower, and the
 # end-to-end scripts and the crash test start the binary hundreds of times,
-# so ./cmd/... runs without it. Two of its concurrency tests then run again
+# so ./cmd/... (and ./scripts/..., whose tests build the program) runs
+# without it. Two of its concurrency tests then run again
 # under it: a hundred processes waiting for the lock at once, and a writer
 # inside the engine's transaction. Their processes are the race-built test
 # binary, so a race inside one process fails the test. scripts/soak.sh runs
@@ -30,8 +31,10 @@ if [ "${CI:-}" = true ] && { ! command -v node >/dev/null 2>&1 || [ ! -d mcp/tes
 fi
 go run "$staticcheck" ./...
 
-go test -race -count=1 $(go list ./... | grep -v '/cmd/')
-go test -count=1 ./cmd/...
+go test -race -count=1 $(go list ./... | grep -v -e '/cmd/' -e '/scripts/')
+# scripts/release builds the program itself: its tests gain nothing from the
+# race detector, and after ./cmd/... the packages they build are cached.
+go test -count=1 ./cmd/... ./scripts/...
 go test -race -count=1 -run '^(TestConcurrentRaises|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/internal/app
 
 FUZZTIME=${FUZZTIME:-5s} ./scripts/fuzz.sh

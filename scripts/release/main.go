@@ -186,7 +186,7 @@ func archive(version, goos, goarch string, prog []byte, mtime time.Time) (string
 }
 
 func writeTarGz(w io.Writer, dir string, files []entry, mtime time.Time) error {
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression) // no name, zero time: the same bytes each run
+	gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression) // no name, zero time: the same bytes each run
 	if err != nil {
 		return err
 	}

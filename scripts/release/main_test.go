@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -23,19 +24,13 @@ func TestReleaseHostArchive(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the archive is unpacked as a tar; Windows gets a zip")
 	}
-	t.Chdir("../..")
-	t.Setenv("SOURCE_DATE_EPOCH", "1764547200")
-	target := runtime.GOOS + "/" + runtime.GOARCH
-	first, second := t.TempDir(), t.TempDir()
-	names, err := Release("v0.0.0-test", []string{target}, first)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, names := hostRelease(t)
 	want := fmt.Sprintf("devrites-engine_0.0.0-test_%s_%s.tar.gz", runtime.GOOS, runtime.GOARCH)
 	if len(names) != 1 || names[0] != want {
 		t.Fatalf("got archives %q, want [%s]", names, want)
 	}
-	if _, err := Release("v0.0.0-test", []string{target}, second); err != nil {
+	second := t.TempDir()
+	if _, err := Release("v0.0.0-test", []string{runtime.GOOS + "/" + runtime.GOARCH}, second); err != nil {
 		t.Fatal(err)
 	}
 	a := read(t, filepath.Join(first, want))
@@ -66,6 +61,41 @@ func TestReleaseHostArchive(t *testing.T) {
 	if !strings.HasPrefix(string(out), "devrites-engine version v0.0.0-test") {
 		t.Errorf("--version printed %q, want it to start with %q", out, "devrites-engine version v0.0.0-test")
 	}
+}
+
+// The tests run from the module root, with the archives' time fixed.
+func TestMain(m *testing.M) {
+	if err := os.Chdir("../.."); err != nil {
+		panic(err)
+	}
+	os.Setenv("SOURCE_DATE_EPOCH", "1764547200")
+	code := m.Run()
+	if hostDir != "" {
+		os.RemoveAll(hostDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	hostOnce  sync.Once
+	hostDir   string
+	hostNames []string
+	hostErr   error
+)
+
+// hostRelease is the release of v0.0.0-test for this machine, built once
+// for all the tests that read it.
+func hostRelease(t *testing.T) (string, []string) {
+	t.Helper()
+	hostOnce.Do(func() {
+		if hostDir, hostErr = os.MkdirTemp("", "devrites-release-test-"); hostErr == nil {
+			hostNames, hostErr = Release("v0.0.0-test", []string{runtime.GOOS + "/" + runtime.GOARCH}, hostDir)
+		}
+	})
+	if hostErr != nil {
+		t.Fatal(hostErr)
+	}
+	return hostDir, hostNames
 }
 
 func TestReleaseRefusesBadInput(t *testing.T) {
@@ -135,12 +165,8 @@ func TestInstallDocSteps(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the archive steps are Linux's (sha256sum, tar)")
 	}
-	t.Chdir("../..")
+	dist, _ := hostRelease(t)
 	doc := string(read(t, "docs/install.md"))
-	dist := t.TempDir()
-	if _, err := Release("v0.0.0-test", []string{runtime.GOOS + "/" + runtime.GOARCH}, dist); err != nil {
-		t.Fatal(err)
-	}
 	steps := strings.ReplaceAll(block(t, doc, "## From a release archive"), "1.2.3", "0.0.0-test")
 	steps = strings.ReplaceAll(steps, "linux_amd64", runtime.GOOS+"_"+runtime.GOARCH)
 	out := runSh(t, dist, steps, "HOME="+t.TempDir())
