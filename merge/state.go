@@ -252,13 +252,6 @@ func (v *stateSide) awaitedRaw() string {
 	return ""
 }
 
-func orNone(id string) string {
-	if id == "" {
-		return "nothing"
-	}
-	return id
-}
-
 // rawValue is a cursor value as ours has it written.
 func rawValue(s *mdstore.State, k string) string {
 	v, _ := s.Get(k)
