@@ -307,14 +307,18 @@ func pausedInLog(s *mdstore.State) []string {
 			}
 			continue
 		}
-		for _, kind := range []string{"answered ", "rejected ", "dropped ", "auto-picked "} {
-			for at := strings.Index(l, kind+"q-"); at >= 0; {
-				start, stop := qid.Index(l, at+len(kind))
-				if start != at+len(kind) {
+		if !strings.Contains(l, "q-") {
+			continue // a line that names no id answers none
+		}
+		for _, mark := range [...]string{"answered q-", "rejected q-", "dropped q-", "auto-picked q-"} {
+			word := len(mark) - len("q-") // where the id starts after the mark
+			for at := strings.Index(l, mark); at >= 0; {
+				start, stop := qid.Index(l, at+word)
+				if start != at+word {
 					break
 				}
 				ids = slices.DeleteFunc(ids, func(id string) bool { return id == l[start:stop] })
-				next := strings.Index(l[stop:], kind+"q-")
+				next := strings.Index(l[stop:], mark)
 				if next < 0 {
 					break
 				}
