@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -430,89 +428,4 @@ func routeEvent(ev *notify.Event, q Question) {
 		ev.Responses = append(ev.Responses, notify.Response{By: r.By, At: r.At, Status: r.Status, Choice: r.Choice, Answer: r.Answer})
 		ev.Responder = r.By
 	}
-}
-
-// checkRouting reports routing fields that do not read: an unknown
-// strategy, a quorum larger than the route, responses that are not a
-// record list of responses (errors: the engine would decide the question
-// wrongly, so it writes nothing while they stand); and a strategy without
-// a route, which routes nothing (a warning). seen holds each field's line.
-func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
-	const file = mdstore.QuestionsFile
-	strat, hasStrategy := b.Get("strategy")
-	route := splitNames(b.Value("route"))
-	if !hasStrategy {
-		return
-	}
-	if len(route) == 0 {
-		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen["strategy"],
-			Problem: fmt.Sprintf("%s: strategy %q without a route: anyone may answer it", b.QID, strat),
-			Mend:    "add \"route: <names>\", or delete the strategy"})
-		return
-	}
-	s, err := parseStrategy(strat)
-	switch {
-	case err != nil:
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
-			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
-			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
-	case !s.fits(len(route)):
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
-			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
-			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})
-	}
-	if v, ok := b.Get("responses"); ok {
-		if _, err := parseResponses(v); err != nil {
-			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["responses"],
-				Problem: fmt.Sprintf("%s: field \"responses\": %v", b.QID, err),
-				Mend:    "write each response as \"- by: <name>\" with at, status (answered, rejected or dropped), choice and answer indented under it"})
-		}
-	}
-}
-
-// routingErrors is the write guard's check of routing fields (checkRouting's
-// errors): only a file that holds a strategy field pays for it, and only
-// its blocks with one are read.
-func (d *doctor) routingErrors(w *wsFiles) {
-	if !w.hasQ || !containsFold(w.origQ, "strategy") {
-		return
-	}
-	for _, b := range w.questions.Blocks() {
-		if _, ok := b.Peek("strategy"); !ok[0] || b.Row() {
-			continue
-		}
-		seen := map[string]int{}
-		for _, f := range b.Fields() {
-			if k := mdstore.NormKey(f.Key); seen[k] == 0 {
-				seen[k] = f.Line()
-			}
-		}
-		d.checkRouting(b, seen)
-	}
-}
-
-// containsFold reports whether b holds word (lower-case ASCII letters) in
-// any case, without copying b: field keys match whatever their case. It
-// jumps between occurrences of word's last letter (bytes.IndexByte, in both
-// cases) and compares backwards from there.
-func containsFold(b []byte, word string) bool {
-	last := word[len(word)-1]
-	for _, c := range []byte{last, last &^ 0x20} {
-		for i := len(word) - 1; i < len(b); {
-			j := bytes.IndexByte(b[i:], c)
-			if j < 0 {
-				break
-			}
-			i += j
-			k := 0
-			for k < len(word) && b[i-k]|0x20 == word[len(word)-1-k] {
-				k++
-			}
-			if k == len(word) {
-				return true
-			}
-			i++
-		}
-	}
-	return false
 }
