@@ -2,7 +2,7 @@
 # Runs every fuzz target of the module for FUZZTIME each (default 2m), on top
 # of its stored corpus; a failing input is kept under the package's
 # testdata/fuzz/ and the script stops there. scripts/test.sh runs it with
-# FUZZTIME=5s.
+# FUZZTIME=3s.
 #
 # Go 1.26's fuzzing coordinator can report a bare "context deadline
 # exceeded" when -fuzztime ends while a worker is busy (golang/go#75804,
