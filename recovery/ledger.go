@@ -295,11 +295,17 @@ func (l *Ledger) put(e Entry) Entry {
 }
 
 // insert puts texts before line index at. Lines after it move down, so the
-// entries below are renumbered. A last line without an ending gets the
-// file's ending when lines are added after it.
+// entries below are renumbered. A last line with no ending, or with a
+// lone "\r" (which ends a line only at the end of the file), gets a whole
+// ending when lines are added after it, as mdstore's splice does.
 func (l *Ledger) insert(at int, texts []string) {
-	if at > 0 && at == len(l.lines) && l.lines[at-1].EOL == "" {
-		l.lines[at-1].EOL = l.nl
+	if at > 0 && at == len(l.lines) {
+		switch l.lines[at-1].EOL {
+		case "":
+			l.lines[at-1].EOL = l.nl
+		case "\r":
+			l.lines[at-1].EOL = "\r\n"
+		}
 	}
 	add := make([]mdstore.Line, len(texts))
 	for i, t := range texts {
