@@ -21,7 +21,6 @@ import (
 	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/devrites/devrites-engine/trust"
 )
 
 var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
@@ -71,13 +70,7 @@ func (p *project) trusted(rel, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		p.t.Fatal(err)
 	}
-	store, err := trust.Open()
-	if err == nil {
-		_, err = store.Trust(path)
-	}
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	testhome.Trust(p.t, path)
 }
 
 // connect connects a client named name; handler, when not nil, answers

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/relay/standin"
-	"github.com/devrites/devrites-engine/trust"
 )
 
 // The relay applies on_overdue in every workspace of the project: a
@@ -34,13 +34,7 @@ on_overdue:
 	if err := os.WriteFile(conf, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := trust.Open()
-	if err == nil {
-		_, err = s.Trust(conf)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testhome.Trust(t, conf)
 	res, err := p.engine().Raise(context.Background(), engine.RaiseRequest{Gate: "validating", Question: "Export format?",
 		Options: []string{"CSV", "JSON"}}, "")
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mdstore"
-	"github.com/devrites/devrites-engine/trust"
 )
 
 // The clocks of the tests: questions are raised at raisedAt, and the
@@ -291,13 +291,4 @@ func startServer(t *testing.T, s *Server) string {
 }
 
 // trustFile trusts the file at path in the package's trust store.
-func trustFile(t *testing.T, path string) {
-	t.Helper()
-	s, err := trust.Open()
-	if err == nil {
-		_, err = s.Trust(path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func trustFile(t *testing.T, path string) { testhome.Trust(t, path) }

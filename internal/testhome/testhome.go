@@ -7,6 +7,9 @@ package testhome
 import (
 	"os"
 	"path/filepath"
+	"testing"
+
+	"github.com/devrites/devrites-engine/trust"
 )
 
 // Run runs the tests (m.Run) with HOME and XDG_CONFIG_HOME in a temporary
@@ -20,4 +23,17 @@ func Run(run func() int) int {
 	os.Setenv("HOME", dir)
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
 	return run()
+}
+
+// Trust records the file at path as trusted in the run's trust store, as a
+// person would with devrites-engine trust.
+func Trust(t testing.TB, path string) {
+	t.Helper()
+	s, err := trust.Open()
+	if err == nil {
+		_, err = s.Trust(path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
-	"github.com/devrites/devrites-engine/trust"
+	"github.com/devrites/devrites-engine/internal/testhome"
 )
 
 // engineName is the name under which TestMain registers the binary.
@@ -92,13 +92,4 @@ func TestChildEnvironment(t *testing.T) {
 
 // trustFile trusts the file at path in the test run's trust store
 // (scripttest.WithHome), as a person would with devrites-engine trust.
-func trustFile(t *testing.T, path string) {
-	t.Helper()
-	s, err := trust.Open()
-	if err == nil {
-		_, err = s.Trust(path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func trustFile(t *testing.T, path string) { testhome.Trust(t, path) }
