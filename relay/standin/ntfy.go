@@ -1,16 +1,12 @@
 package standin
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -45,29 +41,22 @@ type NtfyMessage struct {
 // new message. With Token set, every request needs "Authorization:
 // Bearer <Token>".
 type Ntfy struct {
-	URL   string
+	service
 	Token string
-	Down  atomic.Bool
-	Delay atomic.Int64 // nanoseconds
 
-	srv    *httptest.Server
-	mu     sync.Mutex
 	topics map[string][]NtfyMessage
-	wake   chan struct{} // closed and replaced on every publish
-	quit   chan struct{} // closed by Close: every wait ends
 	seq    int
 	now    func() time.Time
 }
 
 // NewNtfy starts an ntfy server on loopback; Close stops it.
 func NewNtfy(token string) *Ntfy {
-	n := &Ntfy{Token: token, topics: map[string][]NtfyMessage{}, wake: make(chan struct{}), quit: make(chan struct{}), now: time.Now}
-	n.srv = httptest.NewServer(http.HandlerFunc(n.serve))
-	n.URL = n.srv.URL
+	n := &Ntfy{Token: token, topics: map[string][]NtfyMessage{}, now: time.Now}
+	n.start("ntfy", n.serve, func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"code":50301,"http":503,"error":"down"}`, http.StatusServiceUnavailable)
+	})
 	return n
 }
-
-func (n *Ntfy) Close() { close(n.quit); n.srv.Close() }
 
 // Messages returns what topic holds, oldest first.
 func (n *Ntfy) Messages(topic string) []NtfyMessage {
@@ -79,20 +68,9 @@ func (n *Ntfy) Messages(topic string) []NtfyMessage {
 // WaitMessages waits up to timeout for topic to hold at least count
 // messages, and returns them.
 func (n *Ntfy) WaitMessages(topic string, count int, timeout time.Duration) ([]NtfyMessage, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		n.mu.Lock()
-		got, wake := append([]NtfyMessage(nil), n.topics[topic]...), n.wake
-		n.mu.Unlock()
-		if len(got) >= count {
-			return got, nil
-		}
-		select {
-		case <-wake:
-		case <-time.After(time.Until(deadline)):
-			return got, fmt.Errorf("ntfy topic %s holds %d messages after %s, want %d", topic, len(got), timeout, count)
-		}
-	}
+	err := n.until(timeout, fmt.Sprintf("%d messages on topic %s", count, topic),
+		func() bool { return len(n.topics[topic]) >= count })
+	return n.Messages(topic), err
 }
 
 // Press does what the ntfy app does when the person taps button i of m:
@@ -139,13 +117,6 @@ func (n *Ntfy) do(req *http.Request) error {
 }
 
 func (n *Ntfy) serve(w http.ResponseWriter, r *http.Request) {
-	if !pause(r, time.Duration(n.Delay.Load()), n.quit) {
-		return
-	}
-	if n.Down.Load() {
-		http.Error(w, `{"code":50301,"http":503,"error":"down"}`, http.StatusServiceUnavailable)
-		return
-	}
 	if n.Token != "" && r.Header.Get("Authorization") != "Bearer "+n.Token {
 		http.Error(w, `{"code":40301,"http":403,"error":"forbidden"}`, http.StatusForbidden)
 		return
@@ -154,17 +125,17 @@ func (n *Ntfy) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && path == "":
 		var m NtfyMessage
-		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&m); err != nil || m.Topic == "" {
+		if err := decode(r, &m); err != nil || m.Topic == "" {
 			http.Error(w, `{"code":40001,"http":400,"error":"invalid request: JSON body with topic expected"}`, http.StatusBadRequest)
 			return
 		}
 		if sid := r.Header.Get("X-Sequence-ID"); sid != "" && m.SequenceID == "" {
 			m.SequenceID = sid
 		}
-		writeJSON(w, n.publish(m))
+		writeJSON(w, http.StatusOK, n.publish(m))
 	case (r.Method == http.MethodPost || r.Method == http.MethodPut) && !strings.Contains(path, "/"):
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
-		writeJSON(w, n.publish(NtfyMessage{Topic: path, Message: string(b), Title: r.Header.Get("Title")}))
+		writeJSON(w, http.StatusOK, n.publish(NtfyMessage{Topic: path, Message: string(b), Title: r.Header.Get("Title")}))
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/json"):
 		n.stream(w, r, strings.TrimSuffix(path, "/json"))
 	default:
@@ -178,8 +149,7 @@ func (n *Ntfy) publish(m NtfyMessage) NtfyMessage {
 	n.seq++
 	m.ID, m.Time, m.Event = fmt.Sprintf("m%06d", n.seq), n.now().Unix(), "message"
 	n.topics[m.Topic] = append(n.topics[m.Topic], m)
-	close(n.wake)
-	n.wake = make(chan struct{})
+	n.changed()
 	return m
 }
 
@@ -219,29 +189,4 @@ func (n *Ntfy) stream(w http.ResponseWriter, r *http.Request, topic string) {
 			_ = enc.Encode(NtfyMessage{ID: "keepalive", Time: n.now().Unix(), Event: "keepalive", Topic: topic})
 		}
 	}
-}
-
-// pause waits d before a request is answered, and reports whether it is
-// to be answered: not when the client went or the stand-in is closing.
-// The body is read first, so that the server notices a client that goes.
-func pause(r *http.Request, d time.Duration, quit <-chan struct{}) bool {
-	if d <= 0 {
-		return true
-	}
-	b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	r.Body = io.NopCloser(bytes.NewReader(b))
-	select {
-	case <-time.After(d):
-		return true
-	case <-r.Context().Done():
-	case <-quit:
-	}
-	return false
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	var b bytes.Buffer
-	_ = json.NewEncoder(&b).Encode(v)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b.Bytes())
 }

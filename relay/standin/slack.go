@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -39,57 +35,26 @@ type SlackUser struct {
 // and takes the acknowledgements ({"envelope_id"}). A press is a
 // block_actions envelope; the response_url it carries is served here too.
 type Slack struct {
-	URL                string // the API's base: <URL>/api
+	service
 	BotToken, AppToken string
-	Down               atomic.Bool
-	Delay              atomic.Int64
 
-	srv       *httptest.Server
-	mu        sync.Mutex
 	msgs      []*SlackMessage
 	conn      *websocket.Conn
 	acks      map[string]bool
 	responses map[string]string
 	seq       int
-	wake      chan struct{}
-	quit      chan struct{}
 }
 
 func NewSlack(botToken, appToken string) *Slack {
-	s := &Slack{BotToken: botToken, AppToken: appToken, acks: map[string]bool{}, responses: map[string]string{},
-		wake: make(chan struct{}), quit: make(chan struct{})}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.srv.URL
+	s := &Slack{BotToken: botToken, AppToken: appToken, acks: map[string]bool{}, responses: map[string]string{}}
+	s.start("slack", s.serve, func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "service unavailable", http.StatusServiceUnavailable)
+	})
 	return s
 }
 
-func (s *Slack) Close() { close(s.quit); s.srv.Close() }
-
 // API is the base URL of the Web API.
 func (s *Slack) API() string { return s.URL + "/api" }
-
-func (s *Slack) changed() {
-	close(s.wake)
-	s.wake = make(chan struct{})
-}
-
-// until waits up to timeout for ok, called under the lock.
-func (s *Slack) until(timeout time.Duration, what string, ok func() bool) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		s.mu.Lock()
-		done, wake := ok(), s.wake
-		s.mu.Unlock()
-		if done {
-			return nil
-		}
-		select {
-		case <-wake:
-		case <-time.After(time.Until(deadline)):
-			return fmt.Errorf("slack: no %s after %s", what, timeout)
-		}
-	}
-}
 
 // WaitMessages waits for count messages and returns copies.
 func (s *Slack) WaitMessages(count int, timeout time.Duration) ([]SlackMessage, error) {
@@ -171,13 +136,6 @@ func (s *Slack) Disconnect() error {
 }
 
 func (s *Slack) serve(w http.ResponseWriter, r *http.Request) {
-	if !pause(r, time.Duration(s.Delay.Load()), s.quit) {
-		return
-	}
-	if s.Down.Load() {
-		http.Error(w, "service unavailable", http.StatusServiceUnavailable)
-		return
-	}
 	switch {
 	case r.URL.Path == "/link":
 		s.socket(w, r)
@@ -186,12 +144,12 @@ func (s *Slack) serve(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Text string `json:"text"`
 		}
-		_ = json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body)
+		_ = decode(r, &body)
 		s.mu.Lock()
 		s.responses[s.URL+r.URL.Path] = body.Text
 		s.changed()
 		s.mu.Unlock()
-		writeJSON(w, map[string]any{"ok": true})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 		return
 	}
 	method, ok := strings.CutPrefix(r.URL.Path, "/api/")
@@ -205,7 +163,7 @@ func (s *Slack) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if token != want {
-		writeJSON(w, map[string]any{"ok": false, "error": "invalid_auth"})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "invalid_auth"})
 		return
 	}
 	var args struct {
@@ -225,8 +183,8 @@ func (s *Slack) serve(w http.ResponseWriter, r *http.Request) {
 			} `json:"elements"`
 		} `json:"blocks"`
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&args); err != nil {
-		writeJSON(w, map[string]any{"ok": false, "error": "invalid_json"})
+	if err := decode(r, &args); err != nil {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "invalid_json"})
 		return
 	}
 	var buttons []SlackButton
@@ -241,29 +199,29 @@ func (s *Slack) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	switch method {
 	case "apps.connections.open":
-		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(s.URL, "http") + "/link?ticket=1"})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(s.URL, "http") + "/link?ticket=1"})
 	case "chat.postMessage":
 		if args.Channel == "" {
-			writeJSON(w, map[string]any{"ok": false, "error": "channel_not_found"})
+			writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "channel_not_found"})
 			return
 		}
 		m := &SlackMessage{Channel: args.Channel, TS: fmt.Sprintf("1700000000.%06d", len(s.msgs)+1), Text: args.Text, Buttons: buttons}
 		s.msgs = append(s.msgs, m)
 		s.changed()
-		writeJSON(w, map[string]any{"ok": true, "channel": m.Channel, "ts": m.TS, "message": map[string]any{"text": m.Text}})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "channel": m.Channel, "ts": m.TS, "message": map[string]any{"text": m.Text}})
 	case "chat.update":
 		for _, m := range s.msgs {
 			if m.Channel == args.Channel && m.TS == args.TS {
 				m.Text, m.Buttons = args.Text, buttons
 				m.Updates++
 				s.changed()
-				writeJSON(w, map[string]any{"ok": true, "channel": m.Channel, "ts": m.TS, "text": m.Text})
+				writeJSON(w, http.StatusOK, map[string]any{"ok": true, "channel": m.Channel, "ts": m.TS, "text": m.Text})
 				return
 			}
 		}
-		writeJSON(w, map[string]any{"ok": false, "error": "message_not_found"})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "message_not_found"})
 	default:
-		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "unknown_method"})
 	}
 }
 

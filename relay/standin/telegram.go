@@ -3,12 +3,8 @@ package standin
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -41,79 +37,53 @@ type TelegramUser struct {
 // editMessageText, answerCallbackQuery and getUpdates (offset confirms
 // the updates before it; timeout long-polls, here at most 5 seconds).
 type Telegram struct {
-	URL   string
+	service
 	Token string
-	Down  atomic.Bool
-	Delay atomic.Int64
 
-	srv     *httptest.Server
-	mu      sync.Mutex
 	msgs    []*TelegramMessage
 	updates []map[string]any
 	nextUpd int64
 	answers map[string]string // callback query id → text
-	wake    chan struct{}
-	quit    chan struct{}
-	polls   atomic.Int64
 }
 
 func NewTelegram(token string) *Telegram {
-	t := &Telegram{Token: token, answers: map[string]string{}, wake: make(chan struct{}), quit: make(chan struct{}), nextUpd: 100}
-	t.srv = httptest.NewServer(http.HandlerFunc(t.serve))
-	t.URL = t.srv.URL
+	t := &Telegram{Token: token, answers: map[string]string{}, nextUpd: 100}
+	t.start("telegram", t.serve, func(w http.ResponseWriter, _ *http.Request) {
+		t.fail(w, http.StatusServiceUnavailable, "Service Unavailable")
+	})
 	return t
-}
-
-func (t *Telegram) Close() { close(t.quit); t.srv.Close() }
-
-func (t *Telegram) changed() {
-	close(t.wake)
-	t.wake = make(chan struct{})
 }
 
 // WaitMessages waits up to timeout for count messages, and returns copies.
 func (t *Telegram) WaitMessages(count int, timeout time.Duration) ([]TelegramMessage, error) {
-	return t.wait(timeout, func(ms []TelegramMessage) bool { return len(ms) >= count },
-		fmt.Sprintf("%d messages", count))
+	err := t.until(timeout, fmt.Sprintf("%d messages", count), func() bool { return len(t.msgs) >= count })
+	return t.messages(), err
 }
 
 // WaitEdited waits for message id to have been edited.
 func (t *Telegram) WaitEdited(id int64, timeout time.Duration) (TelegramMessage, error) {
-	ms, err := t.wait(timeout, func(ms []TelegramMessage) bool {
-		for _, m := range ms {
-			if m.ID == id && m.Edits > 0 {
-				return true
+	var got TelegramMessage
+	err := t.until(timeout, fmt.Sprintf("message %d edited", id), func() bool {
+		for _, m := range t.msgs {
+			if m.ID == id {
+				got = *m
+				return m.Edits > 0
 			}
 		}
 		return false
-	}, fmt.Sprintf("message %d edited", id))
-	for _, m := range ms {
-		if m.ID == id {
-			return m, err
-		}
-	}
-	return TelegramMessage{}, err
+	})
+	return got, err
 }
 
-func (t *Telegram) wait(timeout time.Duration, ok func([]TelegramMessage) bool, what string) ([]TelegramMessage, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		t.mu.Lock()
-		var ms []TelegramMessage
-		for _, m := range t.msgs {
-			ms = append(ms, *m)
-		}
-		wake := t.wake
-		t.mu.Unlock()
-		if ok(ms) {
-			return ms, nil
-		}
-		select {
-		case <-wake:
-		case <-time.After(time.Until(deadline)):
-			return ms, fmt.Errorf("telegram: no %s after %s", what, timeout)
-		}
+// messages returns copies of the messages sent.
+func (t *Telegram) messages() []TelegramMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ms []TelegramMessage
+	for _, m := range t.msgs {
+		ms = append(ms, *m)
 	}
+	return ms
 }
 
 // Press is a person pressing button (row) i of message m: a callback
@@ -139,37 +109,20 @@ func (t *Telegram) PressData(m TelegramMessage, data string, from TelegramUser) 
 
 // WaitAnswer waits for the answerCallbackQuery of query id, and returns its text.
 func (t *Telegram) WaitAnswer(id string, timeout time.Duration) (string, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		t.mu.Lock()
-		text, ok := t.answers[id]
-		wake := t.wake
-		t.mu.Unlock()
-		if ok {
-			return text, nil
-		}
-		select {
-		case <-wake:
-		case <-time.After(time.Until(deadline)):
-			return "", fmt.Errorf("telegram: callback query %s not answered after %s", id, timeout)
-		}
-	}
+	var text string
+	err := t.until(timeout, "answer to callback query "+id, func() bool {
+		var ok bool
+		text, ok = t.answers[id]
+		return ok
+	})
+	return text, err
 }
 
 func (t *Telegram) fail(w http.ResponseWriter, code int, desc string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]any{"ok": false, "error_code": code, "description": desc})
+	writeJSON(w, code, map[string]any{"ok": false, "error_code": code, "description": desc})
 }
 
 func (t *Telegram) serve(w http.ResponseWriter, r *http.Request) {
-	if !pause(r, time.Duration(t.Delay.Load()), t.quit) {
-		return
-	}
-	if t.Down.Load() {
-		t.fail(w, http.StatusServiceUnavailable, "Service Unavailable")
-		return
-	}
 	rest, ok := strings.CutPrefix(r.URL.Path, "/bot"+t.Token+"/")
 	if !ok || r.Method != http.MethodPost {
 		t.fail(w, http.StatusUnauthorized, "Unauthorized")
@@ -186,15 +139,11 @@ func (t *Telegram) serve(w http.ResponseWriter, r *http.Request) {
 		Timeout         int    `json:"timeout"`
 		CallbackQueryID string `json:"callback_query_id"`
 	}
-	b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	if err := json.Unmarshal(b, &args); err != nil {
+	if err := decode(r, &args); err != nil {
 		t.fail(w, http.StatusBadRequest, "Bad Request: can't parse JSON")
 		return
 	}
-	ok200 := func(result any) {
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "result": result})
-	}
+	ok200 := func(result any) { writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": result}) }
 	switch rest {
 	case "sendMessage":
 		if args.ChatID == "" || args.Text == "" {
@@ -240,7 +189,6 @@ func (t *Telegram) serve(w http.ResponseWriter, r *http.Request) {
 		t.mu.Unlock()
 		ok200(true)
 	case "getUpdates":
-		t.polls.Add(1)
 		deadline := time.After(min(time.Duration(args.Timeout)*time.Second, 5*time.Second))
 		for {
 			t.mu.Lock()
