@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -259,16 +260,16 @@ func (q *Questions) scan(fenced []bool, values bool) []bool {
 // pairRows makes a register row and a heading block of the same id one
 // question: the row leaves the block list and the block keeps it (row).
 func (q *Questions) pairRows() {
+	if !slices.ContainsFunc(q.blocks, func(b *Block) bool { return b.reg != nil }) {
+		return // no register: most files, and no map of every id to build
+	}
 	heads := map[string]*Block{}
-	rows := 0
 	for _, b := range q.blocks {
-		if b.reg != nil {
-			rows++
-		} else if heads[b.QID] == nil {
+		if b.reg == nil && heads[b.QID] == nil {
 			heads[b.QID] = b
 		}
 	}
-	if rows == 0 || len(heads) == 0 {
+	if len(heads) == 0 {
 		return
 	}
 	out := q.blocks[:0] // a new list of this index: nobody holds it yet
