@@ -22,6 +22,8 @@
 // Which lines are fenced and which are values depend on each other; both are
 // decided from the lines above, and the parser alternates the two until they
 // agree.
+// A file's byte order mark, and the ending its new lines get, are read by
+// one function (Form) for all of these readers too.
 //
 // Question forms. Besides the engine's "## q-YYYY-MM-DD-NNN" blocks,
 // questions.md is read in every form DevRites workspaces use: numbered ids

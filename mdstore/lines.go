@@ -68,16 +68,32 @@ func splitString(s string) doc { return split(s, !hasMarker(s)) }
 // split is splitString for s of which it is known whether it holds a fence
 // marker.
 func split(s string, noFence bool) doc {
-	d := doc{nl: lf, noFence: noFence}
-	if strings.HasPrefix(s, utf8BOM) {
-		d.bom = true
-		s = s[len(utf8BOM):]
-	}
+	d := doc{noFence: noFence}
+	s, d.bom, d.nl = form(s)
 	d.lines, d.src = cutLines(s, 0), s
-	if len(d.lines) > 0 && (d.lines[0].eol == lf || d.lines[0].eol == crlf) {
-		d.nl = d.lines[0].eol // the first line's ending, if it has a whole one
-	}
 	return d
+}
+
+// Form is the shape of a file's text around its lines, as every reader of
+// the workspace and the merge driver take it: body is s without a UTF-8
+// byte order mark (bom reports one), sharing s's memory, and nl is the
+// ending new lines get: the first line's if it has a whole one ("\n" or
+// "\r\n"), else "\n".
+func Form(s string) (body string, bom bool, nl string) {
+	body, bom, e := form(s)
+	return body, bom, e.String()
+}
+
+// form is Form with the ending as a doc keeps it.
+func form(s string) (body string, bom bool, nl ending) {
+	if strings.HasPrefix(s, utf8BOM) {
+		bom, s = true, s[len(utf8BOM):]
+	}
+	nl = lf
+	if i := strings.IndexByte(s, '\n'); i > 0 && s[i-1] == '\r' {
+		nl = crlf
+	}
+	return s, bom, nl
 }
 
 // lazyDoc is splitString without the split, for a file without fenced
@@ -88,15 +104,9 @@ func lazyDoc(s string) doc {
 	if hasMarker(s) {
 		return split(s, false)
 	}
-	d := doc{nl: lf, noFence: true, lazy: true}
-	if strings.HasPrefix(s, utf8BOM) {
-		d.bom = true
-		s = s[len(utf8BOM):]
-	}
+	d := doc{noFence: true, lazy: true}
+	s, d.bom, d.nl = form(s)
 	d.src, d.post, d.postN = s, s, lineCount(s)
-	if i := strings.IndexByte(s, '\n'); i > 0 && s[i-1] == '\r' {
-		d.nl = crlf
-	}
 	return d
 }
 

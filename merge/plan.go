@@ -163,11 +163,11 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 	if err := readable(name, b); err != nil {
 		return nil, err
 	}
-	s, t := readHead(b)
+	s, bom, nl := mdstore.Form(view(b))
 	if len(b) > maxVersion {
 		return nil, fmt.Errorf("%s: too large to merge (%d bytes)", name, len(b))
 	}
-	f := &qfile{src: src, name: name, bom: t.bom, nl: t.nl, sum: sha256.Sum256(b)}
+	f := &qfile{src: src, name: name, bom: bom, nl: nl, sum: sha256.Sum256(b)}
 	q := mdstore.ParseQuestions(b)
 	lines := strings.Count(s, "\n")
 	if s != "" && !strings.HasSuffix(s, "\n") {
@@ -261,7 +261,7 @@ func (f *qfile) fetch(need func(*qblock) bool, share bool) error {
 	if err != nil {
 		return err
 	}
-	s := strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), utf8BOM)
+	s, _, _ := mdstore.Form(view(b))
 	for _, blk := range f.blocks {
 		if need(blk) {
 			blk.text = s[blk.start:blk.end]

@@ -24,27 +24,17 @@ type text struct {
 	nl    string // the ending new lines get: the file's first, else "\n"
 }
 
-// splitText cuts b into lines. The lines share b's memory (no copy of a
-// file of megabytes is made): b must not change afterwards.
+// splitText cuts b into lines, in mdstore's line model (Form, CutLines).
+// The lines share b's memory (no copy of a file of megabytes is made): b
+// must not change afterwards.
 func splitText(b []byte) text {
-	s, t := readHead(b)
-	t.lines = splitLines(s)
-	return t
+	s, bom, nl := mdstore.Form(view(b))
+	return text{bom: bom, lines: mdstore.CutLines(s), nl: nl}
 }
 
-// readHead is b as a string without its byte order mark (sharing b's
-// memory), and the text's mark and line ending, without lines.
-func readHead(b []byte) (string, text) {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
-	t := text{nl: "\n"}
-	if strings.HasPrefix(s, utf8BOM) {
-		t.bom, s = true, s[len(utf8BOM):]
-	}
-	if i := strings.IndexByte(s, '\n'); i > 0 && s[i-1] == '\r' {
-		t.nl = "\r\n"
-	}
-	return s, t
-}
+// view is b as a string that shares b's memory: b must not change while
+// the string is in use.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // splitLines cuts s into lines that keep their endings; they share s.
 func splitLines(s string) []string { return mdstore.CutLines(s) }
