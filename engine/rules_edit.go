@@ -56,14 +56,6 @@ func sameRules(a, b []Rule) bool {
 	return slices.EqualFunc(a, b, func(x, y Rule) bool { x.Line, y.Line = 0, 0; return x == y })
 }
 
-// newline is the line ending of data: CRLF when its first line has one.
-func newline(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
-}
-
 // appendRule adds rule at the end of the list.
 func (r *Rules) appendRule(rule Rule) {
 	want := append(slices.Clone(r.List), rule)
@@ -76,7 +68,7 @@ func (r *Rules) appendRule(rule Rule) {
 		if len(bytes.TrimSpace(data)) == 0 {
 			data = []byte(rulesHeader)
 		}
-		nl := newline(data)
+		_, _, nl := mdstore.Form(string(data))
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			data = append(data, nl...)
 		}
