@@ -22,14 +22,7 @@ var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
 // recorded as already answered (second).
 func twoQuestions(t testing.TB) (*engine.Engine, string, string) {
 	t.Helper()
-	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.Open(ws, func() time.Time { return clock }, 5*time.Second, "human")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t)
 	ctx := context.Background()
 	first, err := e.Raise(ctx, engine.RaiseRequest{Slice: "3 — payments", Gate: "blocking",
 		Question: "Which currency rounding rule?", Options: []string{"Banker's rounding — unbiased", "Round half up"}}, "agent")

@@ -10,7 +10,8 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-func waitEngine(t testing.TB) *engine.Engine {
+// newEngine opens a new workspace, pay, at the tests' clock.
+func newEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
 	if err != nil {
@@ -53,7 +54,7 @@ func startWait(e *engine.Engine, ctx context.Context, id string, progress func(e
 // as progress while the question stays open, and returns once the last
 // responder makes it final.
 func TestWaitRoutedProgress(t *testing.T) {
-	e := waitEngine(t)
+	e := newEngine(t)
 	id := pausedQuestion(t, e, engine.RaiseRequest{Gate: "blocking", Question: "Ship it?", Options: []string{"Yes", "No"},
 		Route: engine.Names{"alice", "bob"}, Strategy: "collect-all"})
 	progress := make(chan engine.Question, 16)
@@ -87,7 +88,7 @@ func TestWaitRoutedProgress(t *testing.T) {
 // TestWaitCancelled: a cancelled wait returns the open question and the
 // context's error; nothing is written.
 func TestWaitCancelled(t *testing.T) {
-	e := waitEngine(t)
+	e := newEngine(t)
 	id := pausedQuestion(t, e, engine.RaiseRequest{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := startWait(e, ctx, id, nil)
@@ -107,7 +108,7 @@ func TestWaitCancelled(t *testing.T) {
 // milliseconds). The poll alone would take up to a second; the directory
 // watch wakes it.
 func BenchmarkWaitWake(b *testing.B) {
-	e := waitEngine(b)
+	e := newEngine(b)
 	ctx := context.Background()
 	var total time.Duration
 	for b.Loop() {

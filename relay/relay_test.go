@@ -147,17 +147,22 @@ func newNtfy(t *testing.T, srv *standin.Ntfy) *Ntfy {
 	return &Ntfy{Server: srv.URL, Topic: "team", ReplyTopic: "team-replies", Token: srv.Token}
 }
 
-func TestNtfyTapAnswers(t *testing.T) {
+// ntfyPause raises a pause, runs a relay to an ntfy stand-in that wants
+// token, and returns the message the relay published.
+func ntfyPause(t *testing.T, token string) (*project, string, *standin.Ntfy, standin.NtfyMessage) {
 	p := newProject(t)
 	id := p.raise("Which rounding?")
-	srv := standin.NewNtfy("tk_secret")
+	srv := standin.NewNtfy(token)
 	run(t, p.relay(newNtfy(t, srv)))
-
 	msgs, err := srv.WaitMessages("team", 1, waitFor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := msgs[0]
+	return p, id, srv, msgs[0]
+}
+
+func TestNtfyTapAnswers(t *testing.T) {
+	p, id, srv, m := ntfyPause(t, "tk_secret")
 	if !strings.Contains(m.Message, "Which rounding?") || !strings.Contains(m.Message, "3. Something else — I'll describe it") {
 		t.Errorf("message text:\n%s", m.Message)
 	}
@@ -176,7 +181,7 @@ func TestNtfyTapAnswers(t *testing.T) {
 		t.Errorf("got %s choice %v by %s, want answered, option 2, by ntfy", q.Status, q.Choice, q.AnsweredBy)
 	}
 	// The copy is replaced: the same sequence id, the outcome, no buttons.
-	msgs, err = srv.WaitMessages("team", 2, waitFor)
+	msgs, err := srv.WaitMessages("team", 2, waitFor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,15 +193,7 @@ func TestNtfyTapAnswers(t *testing.T) {
 }
 
 func TestNtfyRefusals(t *testing.T) {
-	p := newProject(t)
-	id := p.raise("Which rounding?")
-	srv := standin.NewNtfy("")
-	run(t, p.relay(newNtfy(t, srv)))
-	msgs, err := srv.WaitMessages("team", 1, waitFor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := msgs[0]
+	p, id, srv, m := ntfyPause(t, "")
 	token := m.Actions[0].Body
 
 	// A token of another shape, one altered, and one for another
