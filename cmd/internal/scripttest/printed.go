@@ -3,7 +3,6 @@ package scripttest
 import (
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -66,17 +65,7 @@ func printed(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("printed: %q: %v", line, err)
 	}
 	ts.Logf("printed: %s", strings.Join(words, " | "))
-	err = ts.Exec(words[0], words[1:]...)
-	got := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		got = ee.ExitCode()
-	} else if err != nil {
-		ts.Fatalf("printed: %v", err)
-	}
-	if got != want {
-		ts.Fatalf("printed: exit code %d, want %d", got, want)
-	}
+	execExit(ts, "printed", want, words)
 }
 
 // shellWords splits a command line as sh does its words: blanks separate

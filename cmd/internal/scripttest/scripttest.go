@@ -110,16 +110,22 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("exits: bad code %q", args[0])
 	}
-	err = ts.Exec(args[1], args[2:]...)
+	execExit(ts, "exits", want, args[1:])
+}
+
+// execExit runs the command args and fails the script unless it exits
+// with the code want; name is the script command, for its messages.
+func execExit(ts *testscript.TestScript, name string, want int, args []string) {
+	err := ts.Exec(args[0], args[1:]...)
 	got := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		got = ee.ExitCode()
 	} else if err != nil {
-		ts.Fatalf("exits: %v", err)
+		ts.Fatalf("%s: %v", name, err)
 	}
 	if got != want {
-		ts.Fatalf("exit code %d, want %d", got, want)
+		ts.Fatalf("%s: exit code %d, want %d", name, got, want)
 	}
 }
 
