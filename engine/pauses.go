@@ -76,7 +76,7 @@ func (e *Engine) queuedPause(f *files) *Question {
 // section names it, and the stop stays, so that lifting it returns to q.
 func (e *Engine) pauseUnder(f *files, q Question, logText string) {
 	var kept []mdstore.KV
-	for _, k := range []string{"status", "next_action", "stop_reason"} {
+	for _, k := range []string{"status", "next_action", "stop_reason", "stopped_at"} {
 		if v, ok := f.state.Get(k); ok {
 			kept = append(kept, mdstore.KV{Key: k, Value: v})
 		}
@@ -120,7 +120,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 			}
 			return r, nil // unchanged bytes are not written
 		}
-		s.Delete("stop_reason")
+		liftStop(s)
 		r.Status, r.Changed = CursorRunning, true
 		if id, resolve := e.stillAwaited(f); id != "" {
 			r.Status, r.NextAction = CursorAwaiting, resolve

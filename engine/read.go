@@ -443,14 +443,22 @@ func (r StopRequest) check() error {
 	return nil
 }
 
-// stop writes a checked stop into state.md. A stop with status running
+// liftStop removes the stop from the cursor: its reason and its identity.
+func liftStop(s *mdstore.State) {
+	s.Delete("stop_reason")
+	s.Delete("stopped_at")
+}
+
+// stop writes a checked stop into state.md: its reason, and stopped_at,
+// when it was made, by which a merge tells this stop from an earlier one
+// with the same reason (docs/formats.md). A stop with status running
 // lifts the stop as Resume does: back to the pause when a question the
 // cursor awaits is still open, else running on the given resume action.
 func (e *Engine) stop(f *files, r StopRequest) StopResult {
 	status := r.Status
 	next := r.Resume
 	if status == CursorRunning {
-		f.state.Delete("stop_reason")
+		liftStop(f.state)
 		if aw, resolve := e.stillAwaited(f); aw != "" {
 			status, next = CursorAwaiting, resolve
 		} else if len(rescopePending(f.state)) > 0 {
@@ -459,6 +467,7 @@ func (e *Engine) stop(f *files, r StopRequest) StopResult {
 	} else {
 		e.holdRescope(f.state)
 		f.state.Set("stop_reason", r.Reason)
+		f.state.Set("stopped_at", e.timestamp())
 	}
 	f.state.Set("status", status)
 	f.state.Set("next_action", next)

@@ -20,7 +20,7 @@ import (
 
 // composed are the cursor keys compose decides; every other key merges on
 // its own (merge3).
-var composed = []string{"status", "stop_reason", "next_action", "awaiting_next", "rescope_pending", "active_slice", "slice_mode"}
+var composed = []string{"status", "stop_reason", "stopped_at", "next_action", "awaiting_next", "rescope_pending", "active_slice", "slice_mode"}
 
 // want is a cursor key's value in a result: ok false removes it.
 type want struct {
@@ -37,8 +37,62 @@ type composition struct {
 	conflicts []string
 }
 
-// stopOf is a side's stop: its reason, "" when it is not stopped.
-func stopOf(v *stateSide) (bool, string) { return v.status == blocked, v.stop }
+// A stop is known by its identity: the times stopped_at holds (when it
+// was made; after a merge of two stops with one reason, both), or, for a
+// stop without stopped_at (written by hand or by an older engine), its
+// reason. So a stop made again with the same reason after a lift is a new
+// stop. Stops merge as sets of identities against the base, as re-scopes
+// do: one that either side lifted goes, one that either side made stays.
+
+// stopIDs is a side's stop as identities; none when it is not stopped.
+func (v *stateSide) stopIDs() []string {
+	if v.status != blocked {
+		return nil
+	}
+	if at := splitList(v.cursor["stopped_at"]); len(at) > 0 {
+		return at
+	}
+	return []string{"reason " + v.stop}
+}
+
+// mergeStop merges the stops of the three sides: whether the result is
+// stopped; whose stop (reason and resume action) each rendering keeps (nil:
+// both sides hold the base's stop, and next_action merges on its own); its
+// stopped_at in each; and, for two different stops, what conflicts.
+func mergeStop(b, o, t *stateSide) (stopped bool, stopper [2]*stateSide, at [2]want, conflict string) {
+	ib, io, it := b.stopIDs(), o.stopIDs(), t.stopIDs()
+	kept := joinSets(ib, io, it)
+	if len(kept) == 0 {
+		return false, [2]*stateSide{}, [2]want{}, ""
+	}
+	var times []string
+	for _, id := range kept {
+		if !strings.HasPrefix(id, "reason ") {
+			times = append(times, id)
+		}
+	}
+	slices.Sort(times)
+	w := want{strings.Join(times, ", "), len(times) > 0}
+	at = [2]want{w, w}
+	holds := func(ids []string) bool {
+		return slices.ContainsFunc(kept, func(id string) bool { return slices.Contains(ids, id) })
+	}
+	switch oh, th := holds(io), holds(it); {
+	case oh && !th:
+		return true, [2]*stateSide{o, o}, at, ""
+	case th && !oh:
+		return true, [2]*stateSide{t, t}, at, ""
+	case o.stop == t.stop && slices.Equal(io, ib) && slices.Equal(it, ib):
+		return true, [2]*stateSide{}, at, ""
+	case o.stop == t.stop, t.stop == b.stop:
+		return true, [2]*stateSide{o, o}, at, ""
+	case o.stop == b.stop:
+		return true, [2]*stateSide{t, t}, at, ""
+	}
+	get := func(v *stateSide) want { x, ok := v.get("stopped_at"); return want{x, ok} }
+	return true, [2]*stateSide{o, t}, [2]want{get(o), get(t)},
+		fmt.Sprintf("state.md: the stop changed differently on both sides (ours %s, theirs %s)", describe(o.stop), describe(t.stop))
+}
 
 // queue is a side's pauses, the awaited question first.
 func (v *stateSide) queue() []string {
@@ -143,28 +197,9 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 	}
 
 	// The stop.
-	sbOn, sbWhy := stopOf(b)
-	soOn, soWhy := stopOf(o)
-	stOn, stWhy := stopOf(t)
-	stopped := soOn
-	stopper := [2]*stateSide{o, o} // whose stop (and resume action) each rendering keeps
-	switch {
-	case soOn == stOn && soWhy == stWhy:
-		if !soOn || sbOn && sbWhy == soWhy {
-			stopper = [2]*stateSide{nil, nil}
-		}
-	case soOn == sbOn && soWhy == sbWhy:
-		stopped, stopper = stOn, [2]*stateSide{t, t}
-	case stOn == sbOn && stWhy == sbWhy:
-	default:
-		stopper = [2]*stateSide{o, t}
-		show := func(on bool, why string) string {
-			if !on {
-				return "lifted"
-			}
-			return describe(why)
-		}
-		c.conflicts = append(c.conflicts, fmt.Sprintf("state.md: the stop changed differently on both sides (ours %s, theirs %s)", show(soOn, soWhy), show(stOn, stWhy)))
+	stopped, stopper, stopAt, conflict := mergeStop(b, o, t)
+	if conflict != "" {
+		c.conflicts = append(c.conflicts, conflict)
 	}
 
 	// The pauses: every question either side queued that the merge keeps
@@ -222,10 +257,12 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 				next = get(s, "next_action")
 			}
 			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, get(orSide(s, o), "stop_reason"))
+			c.keys["stopped_at"] = keyAt(c.keys["stopped_at"], i, stopAt[i])
 		case awaited != "":
 			status = want{awaiting, true}
 			next = resumeAction(awaited, o, t, pick)
 			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, want{})
+			c.keys["stopped_at"] = keyAt(c.keys["stopped_at"], i, want{})
 		default:
 			next = pick("next_action")
 			if st := pick("status"); st.ok && st.v != awaiting && st.v != blocked {
@@ -234,6 +271,7 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 				status = st
 			}
 			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, want{})
+			c.keys["stopped_at"] = keyAt(c.keys["stopped_at"], i, want{})
 		}
 		c.keys["status"] = keyAt(c.keys["status"], i, status)
 		c.keys["next_action"] = keyAt(c.keys["next_action"], i, next)
@@ -246,7 +284,7 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 	for _, v := range []*stateSide{b, o, t} {
 		anyPending = append(anyPending, splitList(v.cursor["rescope_pending"])...)
 	}
-	owed := splitList(joinIDs(strings.Join(b.owed(anyPending), ","), strings.Join(o.owed(anyPending), ","), strings.Join(t.owed(anyPending), ",")))
+	owed := joinSets(b.owed(anyPending), o.owed(anyPending), t.owed(anyPending))
 	for i := range 2 {
 		next := c.keys["next_action"][i].v
 		running := c.keys["status"][i].v == running

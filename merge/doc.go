@@ -24,9 +24,11 @@
 //
 // state.md merges field by field against the base, in ours' form (table or
 // bullets) and line endings. What holds the agent is three things, each
-// merged on its own against the base (compose): the stop (status blocked
-// and stop_reason) comes from the side that changed it, two different
-// stops being a conflict; the pauses (the awaited question, then
+// merged on its own against the base (compose): the stops (status blocked
+// and stop_reason, each known by the times stopped_at holds, else by its
+// reason) merge as a set, one either side lifted going and one either side
+// made staying, two different reasons made on both sides being a
+// conflict; the pauses (the awaited question, then
 // awaiting_next) are every question either side paused on that the merged
 // questions.md keeps open, less those a side released, the earliest
 // raised held and the others queued in awaiting_next; re-scopes owed
@@ -98,6 +100,8 @@
 //   - When the base of a merge is a virtual one (criss-cross history), the
 //     drivers of state.md and decisions.md read the first merge base's
 //     questions.md in its place.
+//   - A stop without stopped_at is known by its reason: made again with the
+//     same reason on one side and lifted on the other, it is lifted.
 //   - Free text is not renamed: a question's or an answer's words that name
 //     an id keep it.
 package merge

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -255,6 +256,16 @@ func state(rows [][2]string, awaited [][2]string, log ...string) string {
 	return b.String()
 }
 
+// stoppedRows is a cursor stopped for reason, at the times of stopped_at.
+func stoppedRows(reason, at string) [][2]string {
+	return [][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", reason}, {"stopped_at", at}}
+}
+
+// lifted is the Log line of a stop lifted at 10:min.
+func lifted(min int) string {
+	return fmt.Sprintf("2026-11-29T10:%02d:00Z build: resume: stop lifted (disk full); status running", min)
+}
+
 func TestState(t *testing.T) {
 	running := [][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build"}, {"schema", "4"}}
 	pausedOn := func(id, question string) ([][2]string, [][2]string) {
@@ -361,6 +372,48 @@ func TestState(t *testing.T) {
 			theirs:    state([][2]string{{"phase", "build"}, {"status", "blocked"}, {"next_action", "/rite-doctor"}, {"schema", "4"}, {"stop_reason", "CI red"}}, nil),
 			want:      "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n| status | blocked |\n| next_action | /rite-doctor |\n| schema | 4 |\n<<<<<<< ours\n| stop_reason | disk full |\n=======\n| stop_reason | CI red |\n>>>>>>> theirs\n\n## Log\n",
 			conflicts: []string{`state.md: the stop changed differently on both sides (ours "disk full", theirs "CI red")`},
+		},
+		{
+			name:   "a stop made again with the same reason after a lift stays when theirs lifted the old one",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:00:00Z"), nil, start),
+			ours:   state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil, start, lifted(10), "2026-11-29T10:20:00Z build: stop blocked: disk full"),
+			theirs: state(running, nil, start, lifted(15)),
+			want:   state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil, start, lifted(10), lifted(15), "2026-11-29T10:20:00Z build: stop blocked: disk full"),
+		},
+		{
+			name:   "ours lifted the stop that theirs lifted and made again: theirs' new stop stays",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:00:00Z"), nil, start),
+			ours:   state(running, nil, start, lifted(15)),
+			theirs: state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil, start, lifted(10), "2026-11-29T10:20:00Z build: stop blocked: disk full"),
+			want:   state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil, start, lifted(10), lifted(15), "2026-11-29T10:20:00Z build: stop blocked: disk full"),
+		},
+		{
+			name:   "a stop lifted on one side and replaced on the other: the new stop stays",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:00:00Z"), nil),
+			ours:   state(running, nil),
+			theirs: state(stoppedRows("CI red", "2026-11-29T10:20:00Z"), nil),
+			want:   state(stoppedRows("CI red", "2026-11-29T10:20:00Z"), nil),
+		},
+		{
+			name:   "two stops with one reason, one on each side: one stop that holds both",
+			base:   state(running, nil),
+			ours:   state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil),
+			theirs: state(stoppedRows("disk full", "2026-11-29T10:10:00Z"), nil),
+			want:   state(stoppedRows("disk full", "2026-11-29T10:10:00Z, 2026-11-29T10:20:00Z"), nil),
+		},
+		{
+			name:   "a side that holds one of two merged stops keeps it when the other side lifted the other",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:20:00Z"), nil),
+			ours:   state(stoppedRows("disk full", "2026-11-29T10:10:00Z, 2026-11-29T10:20:00Z"), nil),
+			theirs: state(running, nil),
+			want:   state(stoppedRows("disk full", "2026-11-29T10:10:00Z"), nil),
+		},
+		{
+			name:   "a merged stop lifted on one side and untouched on the other stays lifted",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:10:00Z, 2026-11-29T10:20:00Z"), nil),
+			ours:   state(stoppedRows("disk full", "2026-11-29T10:10:00Z, 2026-11-29T10:20:00Z"), nil),
+			theirs: state(running, nil),
+			want:   state(running, nil),
 		},
 		{
 			name:   "an owed re-scope survives theirs' pause",

@@ -312,27 +312,22 @@ func isTime(v string) bool {
 	return err == nil
 }
 
-// joinIDs merges comma-separated lists as sets: what either side added,
-// less what either side removed.
+// joinIDs merges comma-separated lists as sets (joinSets).
 func joinIDs(b, o, t string) string {
-	split := func(s string) []string {
-		var out []string
-		for _, x := range strings.Split(s, ",") {
-			if x = strings.TrimSpace(x); x != "" && !slices.Contains(out, x) {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	lb, lo, lt := split(b), split(o), split(t)
+	return strings.Join(joinSets(splitList(b), splitList(o), splitList(t)), ", ")
+}
+
+// joinSets merges sets against the base: what either side added, less
+// what either side removed.
+func joinSets(b, o, t []string) []string {
 	var out []string
-	for _, x := range append(lo, lt...) {
-		removed := slices.Contains(lb, x) && (!slices.Contains(lo, x) || !slices.Contains(lt, x))
+	for _, x := range append(slices.Clone(o), t...) {
+		removed := slices.Contains(b, x) && (!slices.Contains(o, x) || !slices.Contains(t, x))
 		if !removed && !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // mergeLog adds to the Log section of s (ours, edited) the entries theirs

@@ -142,6 +142,42 @@ func TestClonesLiftedStopStaysLifted(t *testing.T) {
 	l.doctorClean("a")
 }
 
+// A stop made again with the same reason after a lift is a new stop: a
+// clone that lifted the old one does not lift it. a stops; b and c take
+// the stop; b lifts it; a lifts it and stops again for the same reason,
+// then pulls b's lift; c lifts the old stop and pulls a's new one. Both
+// stay stopped, and lifting the stop lifts it.
+func TestClonesStopMadeAgainStays(t *testing.T) {
+	l := threeClones(t)
+	stop := func(clone, now string) {
+		l.at(clone, now, "state", "stop", "--status", "blocked", "--reason", "disk full", "--resume", "/rite-doctor")
+	}
+	stop("a", "2026-11-29T10:00:00Z")
+	l.sync("a")
+	l.sync("b")
+	l.sync("c")
+	l.at("b", "2026-11-29T10:05:00Z", "state", "resume")
+	l.sync("b")
+	l.at("a", "2026-11-29T10:06:00Z", "state", "resume")
+	stop("a", "2026-11-29T10:07:00Z")
+	l.at("c", "2026-11-29T10:08:00Z", "state", "resume")
+	l.sync("a") // ours made the stop again, theirs lifted the old one
+	l.sync("c") // ours lifted the old stop, theirs made it again
+	for _, clone := range []string{"a", "c"} {
+		if s := l.stateOf(clone); cursor(s, "status") != "blocked" || cursor(s, "stop_reason") != "disk full" {
+			t.Errorf("%s after the pull: status %q, stop_reason %q, want a's new stop\n%s", clone, cursor(s, "status"), cursor(s, "stop_reason"), l.read(clone+"/"+gitWS+mdstore.StateFile))
+		}
+		if code, out, _ := l.exec(clone, engineName, "state", "check"); code == 0 {
+			t.Errorf("%s: state check exits 0 while stopped\n%s", clone, out)
+		}
+		l.doctorClean(clone)
+	}
+	l.at("c", "2026-11-29T10:10:00Z", "state", "resume")
+	if s := l.stateOf("c"); cursor(s, "status") != "running" || cursor(s, "stopped_at") != "" {
+		t.Errorf("after resume: status %q, stopped_at %q, want running and no stop", cursor(s, "status"), cursor(s, "stopped_at"))
+	}
+}
+
 // Class 4: a re-scope one clone owes (a rejection) survives the other
 // clone's pause winning the merge.
 func TestClonesRescopeSurvivesPause(t *testing.T) {

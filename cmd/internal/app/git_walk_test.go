@@ -28,7 +28,9 @@ var (
 // question is there once; every final question has one decision, of its
 // status, under an id the question has had; every re-scope owed is in
 // next_action or rescope_pending; while a question is open the agent may
-// not proceed; doctor is clean. The seed is logged; -walk.seed replays it.
+// not proceed; every stop made and not lifted by a clone that held it is
+// kept, and no other (stops); doctor is clean. The seed is logged;
+// -walk.seed replays it.
 func TestClonesRandomWalk(t *testing.T) {
 	// The suite walks one seed, so that it fails only on a change; the
 	// long run a new one each time.
@@ -48,7 +50,7 @@ func TestClonesRandomWalk(t *testing.T) {
 	}
 	t.Logf("seed %d, %d steps (replay: go test ./cmd/internal/app -run TestClonesRandomWalk -walk.seed %d)", seed, steps, seed)
 	w := &walk{l: threeClones(t), rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), owed: map[string]bool{},
-		clock: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+		stops: map[string]*stops{}, clock: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
 	clones := []string{"a", "b", "c"}
 	for i := range steps {
 		c := clones[w.rnd.IntN(3)]
@@ -84,6 +86,44 @@ type walk struct {
 	owed         map[string]bool // questions (by text) whose rejection owes a re-scope
 	merged       string          // the versions of state.md the last merge merged
 	rejectedEver []string
+	stops        map[string]*stops // by clone, and "origin"
+}
+
+// stops is what a history did to stops, each known by the time it was
+// made: every stop made in it, and every stop lifted. A merge joins both;
+// the stops the result holds are those made and not lifted.
+type stops struct{ made, lifted []string }
+
+// of is the stops of clone (or "origin").
+func (w *walk) stopsOf(clone string) *stops {
+	if w.stops[clone] == nil {
+		w.stops[clone] = &stops{}
+	}
+	return w.stops[clone]
+}
+
+// held are the stops made and not lifted, in time order.
+func (s *stops) held() []string {
+	var out []string
+	for _, at := range s.made {
+		if !slices.Contains(s.lifted, at) {
+			out = append(out, at)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (s *stops) join(o *stops) *stops {
+	add := func(to, from []string) []string {
+		for _, x := range from {
+			if !slices.Contains(to, x) {
+				to = append(to, x)
+			}
+		}
+		return to
+	}
+	return &stops{made: add(slices.Clone(s.made), o.made), lifted: add(slices.Clone(s.lifted), o.lifted)}
 }
 
 func (w *walk) now() string {
@@ -144,11 +184,18 @@ func (w *walk) resolveAwaited(clone string) {
 }
 
 func (w *walk) stopOrResume(clone string) {
+	s := w.stopsOf(clone)
 	if st, _ := w.l.stateOf(clone).Get("status"); st == "blocked" {
-		w.engine(clone, "state", "resume")
+		if code, _ := w.engine(clone, "state", "resume"); code == 0 {
+			s.lifted = append(s.lifted, s.held()...)
+		}
 		return
 	}
-	w.engine(clone, "state", "stop", "--status", "blocked", "--reason", "walk stop", "--resume", "/rite-build")
+	// Every stop has the same reason: a stop made again after a lift is
+	// told from the one lifted only by its identity.
+	if code, _ := w.engine(clone, "state", "stop", "--status", "blocked", "--reason", "walk stop", "--resume", "/rite-build"); code == 0 {
+		s.made = append(s.made, w.clock.Format(time.RFC3339))
+	}
 }
 
 // merge brings clone and origin together, then checks clone.
@@ -176,6 +223,8 @@ func (w *walk) merge(clone string, rebase bool) {
 		return
 	}
 	l.run(clone, "git", "push", "-q", "origin", "HEAD:main")
+	w.stops[clone] = w.stopsOf(clone).join(w.stopsOf("origin"))
+	w.stops["origin"] = w.stops[clone].join(&stops{}) // a copy
 	w.check(clone)
 }
 
@@ -244,6 +293,10 @@ func (w *walk) check(clone string) {
 		if !slices.ContainsFunc(chainIDs(bs[0]), func(id string) bool { return strings.Contains(owedIn, id) }) {
 			l.t.Errorf("%s: the re-scope owed for %s (%s) is gone: next_action and rescope_pending are %q", w.step, bs[0].QID, q, owedIn)
 		}
+	}
+	held := w.stopsOf(clone).held()
+	if st, at := cursor(s, "status"), cursor(s, "stopped_at"); (st == "blocked") != (len(held) > 0) || at != strings.Join(held, ", ") {
+		l.t.Errorf("%s: status %q, stopped_at %q, want the stops made and not lifted: %q", w.step, st, at, held)
 	}
 	if code, out, _ := l.exec(clone, engineName, "state", "check"); open > 0 && code != 3 {
 		l.t.Errorf("%s: %d questions open, and state check exits %d\n%s", w.step, open, code, out)
