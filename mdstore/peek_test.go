@@ -3,6 +3,7 @@ package mdstore
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -62,6 +63,55 @@ func TestHoldsAgreesWithFields(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Keys gives every field's key and line, as Fields does, from an unread
+// block (without allocating) and from a read one.
+func TestKeysAgreeWithFields(t *testing.T) {
+	files, err := filepath.Glob("../testdata/fixtures/questions-*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	type keyLine struct {
+		key  string
+		line int
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unread := ParseQuestions(b)
+		for i, blk := range ParseQuestions(b).Blocks() {
+			var want, got, again []keyLine
+			for _, f := range blk.Fields() {
+				want = append(want, keyLine{f.Key, f.Line()})
+			}
+			unread.Blocks()[i].Keys(func(key string, line int) { got = append(got, keyLine{key, line}) })
+			blk.Keys(func(key string, line int) { again = append(again, keyLine{key, line}) })
+			if !slices.Equal(got, want) || !slices.Equal(again, want) {
+				t.Errorf("%s %s: Keys = %v unread, %v read; Fields = %v", filepath.Base(name), blk.QID, got, again, want)
+			}
+		}
+		if blocks := ParseQuestions(b).Blocks(); len(blocks) > 0 && !blocks[0].Row() {
+			if n := testing.AllocsPerRun(10, func() { blocks[0].Keys(func(string, int) {}) }); n != 0 {
+				t.Errorf("%s: Keys of an unread block: %v allocations, want 0", filepath.Base(name), n)
+			}
+		}
+	}
+}
+
+// Nth counts the earlier blocks of the same qid, whatever the order.
+func TestNth(t *testing.T) {
+	b := []byte("# Q\n\n## q-2026-11-29-002\nstatus: open\n\n## q-2026-11-29-001\nstatus: open\n\n" +
+		"## q-2026-11-29-002\nstatus: answered\n\n## q-2026-11-29-003\nstatus: open\n\n## q-2026-11-29-002\nstatus: open\n")
+	var got []int
+	for _, blk := range ParseQuestions(b).Blocks() {
+		got = append(got, blk.Nth())
+	}
+	if want := []int{0, 0, 1, 0, 2}; !slices.Equal(got, want) {
+		t.Errorf("Nth = %v, want %v", got, want)
 	}
 }
 

@@ -214,6 +214,22 @@ func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]boo
 	return values, found
 }
 
+// Keys calls fn with the key of each of the block's fields, as written,
+// and the field's line (1-based), in order, without decoding a value or
+// allocating: a check of every block of a large file need not read them.
+func (b *Block) Keys(fn func(key string, line int)) {
+	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+		for _, f := range b.Fields() {
+			fn(f.Key, f.Line())
+		}
+		return
+	}
+	b.walk("", func(f rawField) bool {
+		fn(f.key, f.start+1)
+		return true
+	})
+}
+
 // Holds reports whether a field of the block with key (normalised, as
 // NormKey gives it) has value, without decoding the block's other fields.
 func (b *Block) Holds(key, value string) bool {
@@ -303,6 +319,10 @@ func (b *Block) Get(key string) (string, bool) {
 	}
 	return "", false
 }
+
+// Nth is how many blocks before b in Blocks have its qid: 0 for the first
+// block of each qid, so that finding a repeated qid needs no map.
+func (b *Block) Nth() int { return b.nth }
 
 // Row reports whether the block is a row of a question register table.
 func (b *Block) Row() bool { return b.reg != nil }
