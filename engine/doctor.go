@@ -163,6 +163,7 @@ type doctor struct {
 	e          *Engine
 	findings   []Finding
 	repairs    []Repair
+	keys       keyLines // fieldLines', reused from block to block
 }
 
 func (d *doctor) add(f Finding) { d.findings = append(d.findings, f) }
@@ -172,11 +173,14 @@ func (d *doctor) anyFixable() bool {
 }
 
 func (d *doctor) report() *DoctorReport {
-	r := &DoctorReport{Workspace: d.e.WS.Dir, OK: true, Findings: []Finding{}, Repairs: d.repairs}
+	r := &DoctorReport{Workspace: d.e.WS.Dir, OK: true, Findings: d.findings, Repairs: d.repairs}
 	if r.Repairs == nil {
 		r.Repairs = []Repair{}
 	}
-	r.Add(d.findings...)
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	r.count(r.Findings) // the report takes the findings: thousands are not copied
 	return r
 }
 
@@ -201,6 +205,15 @@ type wsFiles struct {
 	held           string
 	dirtyQ, dirtyS bool
 	dirtyDec       bool
+}
+
+// stateBytes is state.md as it stands: the bytes read, not a copy, unless
+// a repair has changed it.
+func (w *wsFiles) stateBytes() []byte {
+	if w.state.Equal(w.origState) {
+		return w.origState
+	}
+	return w.state.Bytes()
 }
 
 // load reads the files through read (the transaction's, or plain reads when

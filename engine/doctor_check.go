@@ -87,10 +87,11 @@ func (d *doctor) checkQuestions(w *wsFiles) {
 			qHeads++
 		}
 	}
-	// Headings reads every line (it must tell values from headings). For a
-	// write, it is skipped when it cannot find anything: no fence, and no
-	// "# q-" beyond the question headings themselves.
-	if d.errorsOnly && !w.questions.HasFenceMarker() && qHeadingLike(w.origQ) <= qHeads {
+	// Headings cuts every line (it must tell values from headings): it is
+	// skipped when it cannot find anything, no fence and no "# q-" beyond
+	// the question headings themselves, which spares a file of ten
+	// thousand questions a copy of its lines.
+	if !w.questions.HasFenceMarker() && qHeadingLike(w.origQ) <= qHeads {
 		d.checkIDs(w)
 		return
 	}
@@ -143,7 +144,6 @@ func qHeadingLike(b []byte) int {
 // checkIDs checks the ids of the blocks and each block.
 func (d *doctor) checkIDs(w *wsFiles) {
 	const file = mdstore.QuestionsFile
-	first := map[string]*mdstore.Block{}
 	var clean []bool
 	if d.errorsOnly {
 		clean = cleanBlocks(w.questions.Blocks())
@@ -166,16 +166,14 @@ func (d *doctor) checkIDs(w *wsFiles) {
 			b.Release()
 			continue
 		}
-		if f, dup := first[b.QID]; dup {
+		if b.Nth() > 0 {
 			mend := "run: devrites-engine doctor --fix (renumbers this later block and records renumbered_from)"
 			if !renumberable(b) {
 				mend = "give one of them another id by hand: doctor renumbers only the engine's q-YYYY-MM-DD-NNN headings"
 			}
 			d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: file, Line: b.Line(),
-				Problem: fmt.Sprintf("qid %s is also used at line %d (two branches raised the same id?)", b.QID, f.Line()),
+				Problem: fmt.Sprintf("qid %s is also used at line %d (two branches raised the same id?)", b.QID, w.questions.Find(b.QID).Line()),
 				Mend:    mend, Fixable: !w.refused && renumberable(b)})
-		} else {
-			first[b.QID] = b
 		}
 		d.checkBlock(b)
 		b.Release() // read again if a later check asks: a pass holds one block's fields at a time
@@ -188,40 +186,33 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 		d.blockErrors(b)
 		return
 	}
-	seen := map[string]int{}
-	for _, f := range b.Fields() {
-		k := mdstore.NormKey(f.Key)
-		if prev, dup := seen[k]; dup {
-			d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: f.Line(),
-				Problem: fmt.Sprintf("%s: field %q repeated (first at line %d): only the first is read", b.QID, f.Key, prev),
-				Mend:    "delete one of the two"})
-			continue
-		}
-		seen[k] = f.Line()
-	}
-	status, ok := b.Get("status")
+	seen := d.fieldLines(b, func(key string, line, first int) {
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: line,
+			Problem: fmt.Sprintf("%s: field %q repeated (first at line %d): only the first is read", b.QID, key, first),
+			Mend:    "delete one of the two"})
+	})
+	v, found := b.Peek("status", "answer", "sla", "gate")
+	status, sla, gate := v[0], v[2], v[3]
 	switch {
-	case !ok:
+	case !found[0]:
 		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(),
 			Problem: b.QID + ": no status field", Mend: "add \"status: open\" (or answered, dropped, rejected) under the heading"})
 	case !slices.Contains(questionStatuses, status):
-		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen["status"],
+		d.add(Finding{Severity: SevError, Kind: "unknown-status", File: file, Line: seen.line("status"),
 			Problem: fmt.Sprintf("%s: field \"status\" has unknown value %q", b.QID, status),
 			Mend:    "set it to open, answered, dropped or rejected"})
-	case status != StatusOpen:
-		if _, ok := b.Get("answer"); !ok {
-			d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen["status"],
-				Problem: fmt.Sprintf("%s: %s without an answer field", b.QID, status),
-				Mend:    "add the answer, reason or feedback as \"answer: …\""})
-		}
+	case status != StatusOpen && !found[1]:
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen.line("status"),
+			Problem: fmt.Sprintf("%s: %s without an answer field", b.QID, status),
+			Mend:    "add the answer, reason or feedback as \"answer: …\""})
 	}
-	if sla, ok := b.Get("sla"); ok && slaError(sla) != nil {
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["sla"],
+	if found[2] && slaError(sla) != nil {
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("sla"),
 			Problem: fmt.Sprintf("%s: field \"sla\" has value %q, not none or a duration of at most 365d", b.QID, sla),
 			Mend:    "set it to none or a duration such as 15m, 4h, 24h, 7d"})
 	}
 	d.checkRouting(b, seen)
-	gate, ok := b.Get("gate")
+	ok := found[3]
 	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
 		gate, ok = headingGate(b), true // "## Q-002 validating"
 	}
@@ -230,10 +221,48 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: b.Line(),
 			Problem: b.QID + ": no gate field", Mend: "add \"gate: advisory|validating|blocking|escalating\""})
 	case !validGate(gate):
-		d.add(Finding{Severity: SevError, Kind: "unknown-gate", File: file, Line: seen["gate"],
+		d.add(Finding{Severity: SevError, Kind: "unknown-gate", File: file, Line: seen.line("gate"),
 			Problem: fmt.Sprintf("%s: field \"gate\" has unknown value %q", b.QID, gate),
 			Mend:    "set it to advisory, validating, blocking or escalating"})
 	}
+}
+
+// keyLines are the normalised keys of a block's fields, each with the line
+// of its first field.
+type keyLines []keyLine
+
+type keyLine struct {
+	key  string
+	line int
+}
+
+// line is the line of the first field of key (normalised), or 0.
+func (s keyLines) line(key string) int {
+	for _, k := range s {
+		if k.key == key {
+			return k.line
+		}
+	}
+	return 0
+}
+
+// fieldLines reads the keys of b's fields and their lines, and calls dup
+// (when not nil) with each field whose key an earlier one has. The result
+// is good until the next call: a pass over thousands of blocks reuses it.
+func (d *doctor) fieldLines(b *mdstore.Block, dup func(key string, line, first int)) keyLines {
+	seen := d.keys[:0]
+	b.Keys(func(key string, line int) {
+		k := mdstore.NormKey(key)
+		if first := seen.line(k); first > 0 {
+			if dup != nil {
+				dup(key, line, first)
+			}
+			return
+		}
+		seen = append(seen, keyLine{k, line})
+	})
+	d.keys = seen
+	return seen
 }
 
 // checkDecisions reports final questions the engine resolved whose decision
@@ -243,8 +272,9 @@ func (d *doctor) checkDecisions(w *wsFiles) {
 		// Zeros where an append was going when the power went, say.
 		d.checkText(mdstore.DecisionsFile, w.decisions)
 	}
-	d.checkLedger(w)
-	for _, b := range missingDecisions(w) {
+	ledger := mdstore.DecisionBlocks(w.decisions) // read once for both checks
+	d.checkLedger(w, ledger)
+	for _, b := range missingDecisions(w, ledger) {
 		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Problem: fmt.Sprintf("the decision of %s (%s, questions.md:%d) is not logged (a resolution interrupted before decisions.md was written?)", b.QID, b.Value("status"), b.Line()),
 			Mend:    "run: devrites-engine doctor --fix (appends it), or re-run the same state resolve", Fixable: !w.refused})
@@ -254,18 +284,19 @@ func (d *doctor) checkDecisions(w *wsFiles) {
 // missingDecisions returns the final blocks, resolved by the engine (they
 // carry answered_by), whose "## <qid> <status>" entry decisions.md lacks.
 // Duplicated and renumbered qids are left out: which entry is theirs cannot
-// be told.
-func missingDecisions(w *wsFiles) []*mdstore.Block {
-	logged := decisionHeadings(w.decisions)
-	count := map[string]int{}
-	for _, b := range w.questions.Blocks() {
-		count[b.QID]++
+// be told. ledger is decisions.md's blocks (mdstore.DecisionBlocks).
+func missingDecisions(w *wsFiles, ledger []*mdstore.Block) []*mdstore.Block {
+	logged := make(map[string]bool, len(ledger)) // the titles share w.decisions' bytes
+	for _, e := range ledger {
+		logged[e.QID] = true
 	}
+	repeated := repeatedIDs(w.questions)
 	var out []*mdstore.Block
+	var key []byte
 	for _, b := range w.questions.Blocks() {
 		v, found := b.Peek("status", "answeredby", "renumberedfrom") // every block: not kept
 		st := v[0]
-		if st == StatusOpen || !slices.Contains(questionStatuses, st) || count[b.QID] > 1 {
+		if st == StatusOpen || !slices.Contains(questionStatuses, st) || repeated[b.QID] {
 			continue
 		}
 		if !found[1] {
@@ -274,17 +305,12 @@ func missingDecisions(w *wsFiles) []*mdstore.Block {
 		if found[2] {
 			continue
 		}
-		if !logged[decisionHeading(b.QID, st)] {
+		// decisionHeading(b.QID, st), built in a buffer that is reused: a
+		// lookup of string(key) does not copy it.
+		key = append(append(append(key[:0], b.QID...), ' '), st...)
+		if !logged[string(key)] {
 			out = append(out, b)
 		}
-	}
-	return out
-}
-
-func decisionHeadings(b []byte) map[string]bool {
-	out := map[string]bool{}
-	for _, h := range mdstore.DecisionHeadings(b) {
-		out[h] = true
 	}
 	return out
 }

@@ -32,19 +32,6 @@ func pausing(b *mdstore.Block) bool {
 	return p == "" || p == "0" || p == "false"
 }
 
-// unique returns the first block of each qid, in file order.
-func unique(qs *mdstore.Questions) []*mdstore.Block {
-	seen := map[string]bool{}
-	var out []*mdstore.Block
-	for _, b := range qs.Blocks() {
-		if !seen[b.QID] {
-			seen[b.QID] = true
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
 func (d *doctor) readDrift(w *wsFiles) drift {
 	s := w.state
 	dr := drift{section: s.AwaitingLine(), awaited: s.AwaitingQID()}
@@ -62,9 +49,11 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 	if dr.awaitedLine == 0 {
 		dr.awaitedLine = dr.section
 	}
-	text := string(w.state.Bytes())
-	for _, b := range unique(w.questions) {
-		if interrupted(b, text) {
+	for _, b := range w.questions.Blocks() {
+		if b.Nth() > 0 || !mayHaveInterrupted(b) { // the first block of each qid
+			continue
+		}
+		if !mentions(w.stateBytes(), b.QID) {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}

@@ -151,21 +151,31 @@ func countQID(qs *mdstore.Questions, id string) int {
 // firstDuplicate is the first block whose qid an earlier block has, among
 // blocks that can be renumbered (a valid qid in a heading).
 func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
-	seen := map[string]bool{}
 	for _, b := range qs.Blocks() {
-		if _, err := qid.Parse(b.QID); err != nil {
-			continue
-		}
-		if seen[b.QID] && renumberable(b) {
+		if _, err := qid.Parse(b.QID); err == nil && b.Nth() > 0 && renumberable(b) {
 			return b
 		}
-		seen[b.QID] = true
 	}
 	return nil
 }
 
+// repeatedIDs is the set of qids that more than one block has: none, in a
+// file the engine alone wrote.
+func repeatedIDs(qs *mdstore.Questions) map[string]bool {
+	var out map[string]bool
+	for _, b := range qs.Blocks() {
+		if b.Nth() > 0 {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[b.QID] = true
+		}
+	}
+	return out
+}
+
 func (d *doctor) completeDecisions(w *wsFiles) {
-	missing := missingDecisions(w)
+	missing := missingDecisions(w, mdstore.DecisionBlocks(w.decisions))
 	if len(missing) == 0 {
 		return
 	}

@@ -113,8 +113,13 @@ func driverMissing(driver string) string {
 
 // Add appends findings to the report and counts them.
 func (r *DoctorReport) Add(findings ...Finding) {
+	r.Findings = append(r.Findings, findings...)
+	r.count(findings)
+}
+
+// count adds findings to the report's counts.
+func (r *DoctorReport) count(findings []Finding) {
 	for _, f := range findings {
-		r.Findings = append(r.Findings, f)
 		if f.Severity == SevError {
 			r.Errors++
 			r.OK = false

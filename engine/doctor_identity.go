@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"bytes"
+	"slices"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -20,8 +20,10 @@ func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
 		return w // which block an id means is settled by renumbering first
 	}
 	c := *w
-	c.state = mdstore.ParseState(w.state.Bytes())
-	c.decisions = bytes.Clone(w.decisions)
+	c.state = mdstore.ParseState(w.stateBytes())
+	// follow replaces decisions.md's bytes rather than change them; with no
+	// room after them, nothing appended can land in w's either.
+	c.decisions = slices.Clip(w.decisions)
 	fixed := d.e.follow(&c.files, w.origQ)
 	if len(fixed) == 0 {
 		return w

@@ -27,19 +27,27 @@ type recorded struct {
 // resolutionFields are the fields of a decision that restore a resolution.
 var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by", "answered_via", "auto", "strategy", "responses"}
 
-// recordedDecisions returns, by qid, the last entry of decisions.md that
-// records a final status.
-func recordedDecisions(b []byte) map[string]recorded {
-	out := map[string]recorded{}
-	for _, e := range mdstore.DecisionBlocks(b) {
-		id := mdstore.DecisionID(e.QID)
-		status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
-		if id == "" || !slices.Contains(questionStatuses, status) || status == StatusOpen {
-			continue
+// recordedDecisions returns, by qid, the last entry of decisions.md (of its
+// blocks, mdstore.DecisionBlocks) that records a final status (recordOf).
+func recordedDecisions(ledger []*mdstore.Block) map[string]*mdstore.Block {
+	out := make(map[string]*mdstore.Block, len(ledger))
+	for _, e := range ledger {
+		if r := recordOf(e); r.id != "" {
+			out[r.id] = e
 		}
-		out[id] = recorded{id: id, status: status, line: e.Line(), entry: e}
 	}
 	return out
+}
+
+// recordOf reads an entry of decisions.md as a final decision; its id is ""
+// when the entry records none.
+func recordOf(e *mdstore.Block) recorded {
+	id := mdstore.DecisionID(e.QID)
+	status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
+	if id == "" || !slices.Contains(questionStatuses, status) || status == StatusOpen {
+		return recorded{}
+	}
+	return recorded{id: id, status: status, line: e.Line(), entry: e}
 }
 
 // sameQuestion reports whether the entry is about block b's question (its
@@ -57,8 +65,11 @@ func recordedDecision(b []byte, id string) (recorded, bool) {
 	if !bytes.Contains(b, []byte("## "+id+" ")) {
 		return recorded{}, false
 	}
-	r, ok := recordedDecisions(b)[id]
-	return r, ok
+	e, ok := recordedDecisions(mdstore.DecisionBlocks(b))[id]
+	if !ok {
+		return recorded{}, false
+	}
+	return recordOf(e), true
 }
 
 // reverted is a question whose block disagrees with its recorded decision:
@@ -68,24 +79,33 @@ type reverted struct {
 	block *mdstore.Block
 }
 
-// revertedQuestions lists them in decisions.md's order. A block whose
-// question text differs from the entry's is another question under a
-// renumbered id, and is left alone; so are duplicated qids.
-func revertedQuestions(w *wsFiles) []reverted {
+// revertedQuestions lists them in decisions.md's order (ledger is its
+// blocks). A block whose question text differs from the entry's is another
+// question under a renumbered id, and is left alone; so are duplicated
+// qids.
+func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 	if !w.hasDec {
 		return nil
 	}
-	rec := recordedDecisions(w.decisions)
+	rec := recordedDecisions(ledger)
+	repeated := repeatedIDs(w.questions)
+	found := map[string]*mdstore.Block{} // the recorded ids' blocks that are open
+	for _, b := range w.questions.Blocks() {
+		e, ok := rec[b.QID]
+		if !ok || repeated[b.QID] {
+			continue
+		}
+		if v, _ := b.Peek("status"); v[0] != StatusOpen || !recordOf(e).sameQuestion(b) {
+			delete(rec, b.QID) // the block agrees, or is another question
+			continue
+		}
+		found[b.QID] = b
+	}
 	var out []reverted
-	for _, r := range rec {
-		if countQID(w.questions, r.id) > 1 {
-			continue
+	for id, e := range rec {
+		if !repeated[id] {
+			out = append(out, reverted{recordOf(e), found[id]})
 		}
-		b := w.questions.Find(r.id)
-		if b != nil && (b.Value("status") != StatusOpen || !r.sameQuestion(b)) {
-			continue
-		}
-		out = append(out, reverted{r, b})
 	}
 	slices.SortFunc(out, func(a, b reverted) int { return a.line - b.line })
 	return out
@@ -98,18 +118,18 @@ func vanishedAwaited(w *wsFiles) string {
 	if id == "" || w.questions.Find(id) != nil {
 		return ""
 	}
-	if _, ok := recordedDecisions(w.decisions)[id]; ok {
+	if _, ok := recordedDecisions(mdstore.DecisionBlocks(w.decisions))[id]; ok {
 		return ""
 	}
 	return id
 }
 
 // checkLedger reports the questions reverted behind decisions.md's back.
-func (d *doctor) checkLedger(w *wsFiles) {
+func (d *doctor) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
 	if w.refused || !w.hasDec {
 		return
 	}
-	for _, r := range revertedQuestions(w) {
+	for _, r := range revertedQuestions(w, ledger) {
 		f := Finding{Severity: SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.line,
 			Problem: fmt.Sprintf("decisions.md records %s %s, but questions.md has lost it (a stale editor save or a bad merge?)", r.id, r.status),
 			Mend:    "run: devrites-engine doctor --fix (restores the question with its recorded resolution)", Fixable: w.held == ""}
@@ -131,7 +151,7 @@ func (d *doctor) restoreLedger(w *wsFiles) error {
 	if w.held != "" {
 		return nil // questions.md is missing or has errors of its own
 	}
-	for _, r := range revertedQuestions(w) {
+	for _, r := range revertedQuestions(w, mdstore.DecisionBlocks(w.decisions)) {
 		kvs := []mdstore.KV{{Key: "status", Value: r.status}}
 		for _, k := range resolutionFields {
 			if v, ok := r.entry.Get(k); ok {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -42,25 +43,24 @@ func renumberable(b *mdstore.Block) bool {
 	return !b.Row() && qid.Shaped(b.QID)
 }
 
-// interrupted reports whether b is what a pausing raise interrupted before
-// state.md was written leaves: an open blocking or escalating question the
-// engine raised, not provisional, that state.md nowhere names. Questions
-// the engine did not raise, and advisory or validating ones, never pause.
-func interrupted(b *mdstore.Block, state string) bool {
+// mayHaveInterrupted reports whether b can be what a pausing raise
+// interrupted before state.md was written leaves: an open blocking or
+// escalating question the engine raised, not provisional. It is, when
+// state.md nowhere names it (readDrift). Questions the engine did not
+// raise, and advisory or validating ones, never pause.
+func mayHaveInterrupted(b *mdstore.Block) bool {
 	if !pausing(b) || !raisedByEngine(b) {
 		return false
 	}
-	if g := b.Value("gate"); g != "blocking" && g != "escalating" {
-		return false
-	}
-	return !mentions(state, b.QID)
+	g := b.Value("gate")
+	return g == "blocking" || g == "escalating"
 }
 
 // mentions reports whether text names id as a word: "q-2026-11-29-001" is
 // not named by "q-2026-11-29-0012".
-func mentions(text, id string) bool {
+func mentions(text []byte, id string) bool {
 	for i := 0; ; {
-		j := strings.Index(text[i:], id)
+		j := bytes.Index(text[i:], []byte(id))
 		if j < 0 {
 			return false
 		}

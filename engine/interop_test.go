@@ -72,7 +72,7 @@ func TestMentions(t *testing.T) {
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := mentions(tt.text, "q-2026-03-02-001"); got != tt.want {
+		if got := mentions([]byte(tt.text), "q-2026-03-02-001"); got != tt.want {
 			t.Errorf("mentions(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}

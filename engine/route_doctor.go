@@ -12,15 +12,15 @@ import (
 // record list of responses (errors: the engine would decide the question
 // wrongly, so it writes nothing while they stand); and a strategy without
 // a route, which routes nothing (a warning). seen holds each field's line.
-func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
+func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
 	const file = mdstore.QuestionsFile
-	strat, hasStrategy := b.Get("strategy")
-	route := splitNames(b.Value("route"))
-	if !hasStrategy {
+	v, found := b.Peek("strategy", "route", "responses")
+	if !found[0] {
 		return
 	}
+	strat, route := v[0], splitNames(v[1])
 	if len(route) == 0 {
-		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen["strategy"],
+		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen.line("strategy"),
 			Problem: fmt.Sprintf("%s: strategy %q without a route: anyone may answer it", b.QID, strat),
 			Mend:    "add \"route: <names>\", or delete the strategy"})
 		return
@@ -28,17 +28,17 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen map[string]int) {
 	s, err := parseStrategy(strat)
 	switch {
 	case err != nil:
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("strategy"),
 			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
 			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
 	case !s.fits(len(route)):
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["strategy"],
+		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("strategy"),
 			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
 			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})
 	}
-	if v, ok := b.Get("responses"); ok {
-		if _, err := parseResponses(v); err != nil {
-			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen["responses"],
+	if found[2] {
+		if _, err := parseResponses(v[2]); err != nil {
+			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("responses"),
 				Problem: fmt.Sprintf("%s: field \"responses\": %v", b.QID, err),
 				Mend:    "write each response as \"- by: <name>\" with at, status (answered, rejected or dropped), choice and answer indented under it"})
 		}
@@ -56,13 +56,7 @@ func (d *doctor) routingErrors(w *wsFiles) {
 		if _, ok := b.Peek("strategy"); !ok[0] || b.Row() {
 			continue
 		}
-		seen := map[string]int{}
-		for _, f := range b.Fields() {
-			if k := mdstore.NormKey(f.Key); seen[k] == 0 {
-				seen[k] = f.Line()
-			}
-		}
-		d.checkRouting(b, seen)
+		d.checkRouting(b, d.fieldLines(b, nil))
 	}
 }
 

@@ -1,8 +1,9 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,7 +41,11 @@ func cmdDoctor(c *cli.Context) error {
 		return err
 	}
 	rep.Add(engine.GitFindings(e.ctx, ws)...)
-	e.print(rep, doctorText(rep))
+	if e.json || e.quiet {
+		e.print(rep, "")
+	} else {
+		printDoctor(e.stdout, rep)
+	}
 	if err != nil {
 		// The lock was busy: the report is of the files read without it, and
 		// the decisive line is the busy lock (exit 8), as for every command.
@@ -55,27 +60,29 @@ func cmdDoctor(c *cli.Context) error {
 	return mdstore.WithHint(errUnhealthy, "the errors above need a person: follow each mend line")
 }
 
-// doctorText is the report for people: repairs, then findings, then a count.
+// printDoctor writes the report for people: repairs, then findings, then a
+// count. It is written as it is made: thousands of findings are not held
+// twice.
 //
 //	fixed: questions.md:14: renumbered q-2026-11-29-004 to q-2026-11-29-006 …
 //	error: state.md:7: status "paused" is not running, awaiting_human or blocked
 //	  mend: set it to running, awaiting_human or blocked
 //	doctor: 1 error, 0 warnings, 1 repair
-func doctorText(r *engine.DoctorReport) string {
-	var b strings.Builder
+func printDoctor(w io.Writer, r *engine.DoctorReport) {
+	b := bufio.NewWriter(w)
+	defer b.Flush()
 	for _, rp := range r.Repairs {
-		fmt.Fprintf(&b, "fixed: %s: %s\n", rp.Where(), rp.Did)
+		fmt.Fprintf(b, "fixed: %s: %s\n", rp.Where(), rp.Did)
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s: %s: %s\n", f.Severity, f.Where(), f.Problem)
-		fmt.Fprintf(&b, "  mend: %s\n", f.Mend)
+		fmt.Fprintf(b, "%s: %s: %s\n", f.Severity, f.Where(), f.Problem)
+		fmt.Fprintf(b, "  mend: %s\n", f.Mend)
 	}
-	fmt.Fprintf(&b, "doctor: %s, %s", plural(r.Errors, "error"), plural(r.Warnings, "warning"))
+	fmt.Fprintf(b, "doctor: %s, %s", plural(r.Errors, "error"), plural(r.Warnings, "warning"))
 	if len(r.Repairs) > 0 {
-		fmt.Fprintf(&b, ", %s", plural(len(r.Repairs), "repair"))
+		fmt.Fprintf(b, ", %s", plural(len(r.Repairs), "repair"))
 	}
 	b.WriteString("\n")
-	return b.String()
 }
 
 func plural(n int, word string) string {
