@@ -162,29 +162,26 @@ func (p *plan) renumbering() *Renumbering {
 			}
 		}
 	}
+	// The result is one side's questions.md (kept: the base's blocks to
+	// that side's): the other side's blocks and the base's take the ids
+	// their questions have in it.
+	keep := func(kept map[*qblock]*qblock, other *qfile, otherBase map[*qblock]*qblock, into map[string]string) {
+		for _, x := range other.blocks {
+			if k := kept[otherBase[x]]; k != nil {
+				set(into, x.qid, k.qid)
+			}
+		}
+		for _, b := range p.b.blocks {
+			if k := kept[b]; k != nil {
+				set(r.base, b.qid, k.qid)
+			}
+		}
+	}
 	switch p.mode {
 	case keepOurs:
-		for _, t := range p.t.blocks {
-			if o := p.bOurs[p.tBase[t]]; o != nil {
-				set(r.theirs, t.qid, o.qid)
-			}
-		}
-		for _, b := range p.b.blocks {
-			if o := p.bOurs[b]; o != nil {
-				set(r.base, b.qid, o.qid)
-			}
-		}
+		keep(p.bOurs, p.t, p.tBase, r.theirs)
 	case keepTheirs:
-		for _, o := range p.o.blocks {
-			if t := p.bTheirs[p.oBase[o]]; t != nil {
-				set(r.ours, o.qid, t.qid)
-			}
-		}
-		for _, b := range p.b.blocks {
-			if t := p.bTheirs[b]; t != nil {
-				set(r.base, b.qid, t.qid)
-			}
-		}
+		keep(p.bTheirs, p.o, p.oBase, r.ours)
 	default:
 		for o, id := range p.moved {
 			set(r.ours, o.qid, id)

@@ -85,6 +85,17 @@ func (l *gitLab) doctorClean(clone string) {
 
 func cursor(s *mdstore.State, k string) string { v, _ := s.Get(k); return v }
 
+// checkExits wants state check in clone to exit code (0: the agent may
+// proceed, 3: it may not), and returns what it printed.
+func (l *gitLab) checkExits(clone string, code int) string {
+	l.t.Helper()
+	got, out, errs := l.exec(clone, engineName, "state", "check")
+	if got != code {
+		l.t.Errorf("%s: state check: exit %d, want %d\n%s%s\n%s", clone, got, code, out, errs, l.read(clone+"/"+gitWS+mdstore.StateFile))
+	}
+	return out
+}
+
 // Class 1: a stop on one side and a pause on the other give a stopped
 // workspace that still awaits, with the other pause queued; answered in
 // turn, each pause holds the agent until its question is answered.
@@ -110,13 +121,9 @@ func TestClonesStopKeepsPause(t *testing.T) {
 	if s := l.stateOf("a"); cursor(s, "status") != "awaiting_human" || s.AwaitingQID() != qa || cursor(s, "awaiting_next") != "" {
 		t.Fatalf("after answering %s: status %q awaiting %q next %q, want awaiting_human on %s\n%s", qc, cursor(s, "status"), s.AwaitingQID(), cursor(s, "awaiting_next"), qa, l.read("a/"+gitWS+"state.md"))
 	}
-	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 3 {
-		t.Errorf("state check with %s open: exit %d, want 3\n%s", qa, code, out)
-	}
+	l.checkExits("a", 3) // qa is open
 	l.at("a", "2026-11-29T10:12:00Z", "state", "resolve", qa, "2")
-	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 0 {
-		t.Errorf("state check with both answered: exit %d, want 0\n%s", code, out)
-	}
+	l.checkExits("a", 0)
 	l.doctorClean("a")
 }
 
@@ -136,9 +143,7 @@ func TestClonesLiftedStopStaysLifted(t *testing.T) {
 	if s := l.stateOf("a"); cursor(s, "status") != "running" || cursor(s, "stop_reason") != "" || s.AwaitingQID() != "" {
 		t.Errorf("after the pull: status %q, stop_reason %q, awaiting %q, want running, no stop, nothing awaited\n%s", cursor(s, "status"), cursor(s, "stop_reason"), s.AwaitingQID(), l.read("a/"+gitWS+"state.md"))
 	}
-	if code, out, _ := l.exec("a", engineName, "state", "check"); code != 0 {
-		t.Errorf("state check: exit %d, want 0\n%s", code, out)
-	}
+	l.checkExits("a", 0)
 	l.doctorClean("a")
 }
 
@@ -167,9 +172,7 @@ func TestClonesStopMadeAgainStays(t *testing.T) {
 		if s := l.stateOf(clone); cursor(s, "status") != "blocked" || cursor(s, "stop_reason") != "disk full" {
 			t.Errorf("%s after the pull: status %q, stop_reason %q, want a's new stop\n%s", clone, cursor(s, "status"), cursor(s, "stop_reason"), l.read(clone+"/"+gitWS+mdstore.StateFile))
 		}
-		if code, out, _ := l.exec(clone, engineName, "state", "check"); code == 0 {
-			t.Errorf("%s: state check exits 0 while stopped\n%s", clone, out)
-		}
+		l.checkExits(clone, 3)
 		l.doctorClean(clone)
 	}
 	l.at("c", "2026-11-29T10:10:00Z", "state", "resume")
@@ -242,10 +245,11 @@ func (l *gitLab) blocksOf(clone, question string) []*mdstore.Block {
 	return out
 }
 
-// renumberedTwice is three clones where c's question QC (c's
-// q-2026-11-29-001, paused) is q-2026-11-29-004 on origin: a's merge
-// renumbered it to 002, b's to 004.
-func renumberedTwice(t *testing.T) *gitLab {
+// renumberedOnce is three clones where c's question QC (c's
+// q-2026-11-29-001, paused) is q-2026-11-29-002 on origin, renumbered by
+// a's merge; b has since answered QB1 and QB2 (its 001 and 002), not yet
+// pulled.
+func renumberedOnce(t *testing.T) *gitLab {
 	l := threeClones(t)
 	l.answered("a", "2026-11-29T10:00:00Z", "QA?")
 	l.save("a", "a")
@@ -254,6 +258,13 @@ func renumberedTwice(t *testing.T) *gitLab {
 	l.sync("a") // QC becomes 002
 	l.answered("b", "2026-11-29T10:02:00Z", "QB1?")
 	l.answered("b", "2026-11-29T10:03:00Z", "QB2?")
+	return l
+}
+
+// renumberedTwice is renumberedOnce after b's pull: QC is
+// q-2026-11-29-004 on origin.
+func renumberedTwice(t *testing.T) *gitLab {
+	l := renumberedOnce(t)
 	l.sync("b") // QA becomes 003, QC 004
 	if got := l.blocksOf("b", "QC?"); len(got) != 1 || got[0].QID != "q-2026-11-29-004" {
 		t.Fatalf("origin: QC is not q-2026-11-29-004:\n%s", l.read("b/"+gitWS+mdstore.QuestionsFile))
@@ -307,18 +318,11 @@ func TestClonesRenumberedTwice(t *testing.T) {
 // question's. Every command reads the pause as the question its Awaiting
 // section describes, and the next write corrects the id.
 func TestClonesAwaitedFollowsIdentity(t *testing.T) {
-	l := threeClones(t)
-	l.answered("a", "2026-11-29T10:00:00Z", "QA?")
-	l.save("a", "a")
-	l.raise("c", "2026-11-29T10:01:00Z", "QC?")
-	l.sync("c")
-	l.sync("a") // QC becomes 002
+	l := renumberedOnce(t)
 	l.sync("c") // c fast-forwards: it awaits q-002
 	if got := l.stateOf("c").AwaitingQID(); got != "q-2026-11-29-002" {
 		t.Fatalf("c awaits %q, want q-2026-11-29-002", got)
 	}
-	l.answered("b", "2026-11-29T10:02:00Z", "QB1?")
-	l.answered("b", "2026-11-29T10:03:00Z", "QB2?")
 	l.save("b", "b")
 	l.run("b", "git", "pull", "-q", "--no-rebase", "--no-edit")
 	// b sends its questions.md and decisions.md, not its state.md (QC is
@@ -331,9 +335,8 @@ func TestClonesAwaitedFollowsIdentity(t *testing.T) {
 	if got := l.blocksOf("c", "QC?"); len(got) != 1 || got[0].QID != "q-2026-11-29-004" {
 		t.Fatalf("c: QC is not q-2026-11-29-004:\n%s", l.read("c/"+gitWS+mdstore.QuestionsFile))
 	}
-	code, out, _ := l.exec("c", engineName, "state", "check")
-	if code != 3 || !strings.Contains(out, "q-2026-11-29-004") {
-		t.Errorf("state check: exit %d\n%s\nwant 3, awaiting q-2026-11-29-004", code, out)
+	if out := l.checkExits("c", 3); !strings.Contains(out, "q-2026-11-29-004") {
+		t.Errorf("state check:\n%s\nwant it awaiting q-2026-11-29-004", out)
 	}
 	l.doctorClean("c")
 	l.at("c", "2026-11-29T10:06:00Z", "state", "resolve", "q-2026-11-29-004", "1")
