@@ -143,7 +143,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		return nil, err
 	}
 	var q *Question
-	for x := range e.questions(f.questions) {
+	for x := range e.questions(f.questions, StatusOpen) {
 		if x.Status == StatusOpen && (q == nil || x.RaisedAt >= q.RaisedAt) {
 			q = &x
 		}

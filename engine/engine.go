@@ -205,13 +205,19 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 
 func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.ErrMissing) }
 
-// questions yields every question in file order. A block's fields are let
-// go once read, so a pass over a large file holds one question's at a
-// time. The file must not be edited during the pass.
-func (e *Engine) questions(qs *mdstore.Questions) iter.Seq[Question] {
+// questions yields the questions of a status ("all": every question) in
+// file order; the blocks of other statuses are passed over with a look at
+// their status alone. A block's fields are let go once read, so a pass
+// over a large file holds one question's at a time. The file must not be
+// edited during the pass.
+func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Question] {
 	return func(yield func(Question) bool) {
 		now := e.Now()
 		for _, b := range qs.Blocks() {
+			if v, _ := b.Peek("status"); status != "all" && v[0] != status {
+				b.Release() // a register row's cells are read to peek
+				continue
+			}
 			q := fromBlock(b, now)
 			b.Release()
 			if !yield(q) {

@@ -48,7 +48,7 @@ func (e *Engine) Show() (*StateView, error) {
 		}
 	}
 	v.Resolve = e.resolveAwaited(f)
-	for q := range e.questions(f.questions) {
+	for q := range e.questions(f.questions, StatusOpen) {
 		if q.Status == StatusOpen {
 			v.Open = append(v.Open, q)
 		}
@@ -72,9 +72,11 @@ func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 	if err != nil {
 		return err
 	}
-	awaited := f.state.AwaitingQID()
-	f.state = nil // all that is needed of it: the rest may go before the pass over the questions
-	for q := range e.questions(f.questions) {
+	// All that is needed of state.md: a copy, so that the rest of it may go
+	// before the pass over the questions (a substring would hold it all).
+	awaited := strings.Clone(f.state.AwaitingQID())
+	f.state = nil
+	for q := range e.questions(f.questions, fl.Status) {
 		q.Awaited = isAwaited(q, awaited)
 		if !fl.keeps(q) {
 			continue
@@ -382,7 +384,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
 	}
 	if seal && r.Proceed {
-		for q := range e.questions(f.questions) {
+		for q := range e.questions(f.questions, StatusOpen) {
 			if q.Status == StatusOpen {
 				r.Open = append(r.Open, q)
 			}

@@ -18,7 +18,7 @@ func (e *Engine) Overdue() ([]Question, error) {
 		return nil, err
 	}
 	out := []Question{}
-	for q := range e.questions(f.questions) {
+	for q := range e.questions(f.questions, StatusOpen) {
 		if q.Overdue {
 			out = append(out, q)
 		}
@@ -109,7 +109,7 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 		d := done{reminded: []Question{}, waiting: []Question{}, accepted: []Question{}}
 		now := e.Now()
 		var due []Question // read before any is edited: an edit ends a pass
-		for q := range e.questions(f.questions) {
+		for q := range e.questions(f.questions, StatusOpen) {
 			if q.Overdue || e.expiryDue(q, now) {
 				due = append(due, q)
 			}
