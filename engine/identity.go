@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 	"strings"
 
@@ -141,13 +142,23 @@ func replaceID(s, old, next string) string {
 	})
 }
 
+// namesAny reports whether ids holds one of set.
+func namesAny(ids iter.Seq[string], set map[string]bool) bool {
+	for id := range ids {
+		if set[id] {
+			return true
+		}
+	}
+	return false
+}
+
 // followDecisions: an entry of decisions.md belongs to the question whose
 // text it copied. An entry under an id that another question has now, or
 // that no question has now, is moved to the id of its own question (the
 // one whose renumbered_from chain holds the id); an entry that is then a
 // copy of another is removed, so that each decision is recorded once.
 func followDecisions(f *files, earlier map[string]bool) []correction {
-	if len(f.decisions) == 0 || !slices.ContainsFunc(mdstore.DecisionQIDs(f.decisions), func(id string) bool { return earlier[id] }) {
+	if len(f.decisions) == 0 || !namesAny(mdstore.DecisionQIDs(f.decisions), earlier) {
 		return nil // no entry names a question by an earlier id: nothing to read
 	}
 	recs := mdstore.DecisionRecords(f.decisions)

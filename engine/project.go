@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -48,7 +49,7 @@ func (e *Engine) otherQIDs() []string {
 			used = append(used, qids(mdstore.ParseQuestions(b))...)
 		}
 		if b, err := ws.ReadFile(mdstore.DecisionsFile); err == nil {
-			used = append(used, mdstore.DecisionQIDs(b)...)
+			used = slices.AppendSeq(used, mdstore.DecisionQIDs(b))
 		}
 	}
 	return used

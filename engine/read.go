@@ -243,12 +243,22 @@ func (e *Engine) nextQID(f *files) (string, error) {
 // and others (the ids of the project's other workspaces) hold, and past the
 // ids the Log names.
 func nextFree(f *files, date string, others []string) (string, error) {
-	// Only ids of date count (qid.Next), so only those are kept: a large
-	// workspace mentions tens of thousands of others.
-	var held, taken []string
+	// Of the ids that set the high-water mark, qid.Next needs only the
+	// highest of date (the next id is above it, so no other can be it), and
+	// of the ids the Log names only those above that: a large workspace
+	// mentions tens of thousands of others, and none of them is kept.
+	var top string
+	high := -1
+	above := func(id string) (int, bool) { // the suffix of an id of date above high
+		if !strings.Contains(id, date) {
+			return 0, false
+		}
+		p, err := qid.Parse(id)
+		return p.N, err == nil && p.Date == date && p.N > high
+	}
 	hold := func(id string) {
-		if strings.Contains(id, date) {
-			held = append(held, id)
+		if n, ok := above(id); ok {
+			top, high = id, n
 		}
 	}
 	for _, id := range others {
@@ -257,18 +267,22 @@ func nextFree(f *files, date string, others []string) (string, error) {
 	for _, b := range f.questions.Blocks() {
 		hold(b.QID)
 	}
+	for id := range mdstore.DecisionQIDs(f.decisions) {
+		hold(id)
+	}
+	var taken []string
 	if f.state != nil {
 		awaiting := f.state.AwaitingQID()
-		for _, m := range f.state.Mentions() {
-			if m.QID == awaiting {
-				hold(m.QID)
-			} else if strings.Contains(m.QID, date) {
+		hold(awaiting)
+		for m := range f.state.Mentions() {
+			if _, ok := above(m.QID); ok && m.QID != awaiting {
 				taken = append(taken, m.QID)
 			}
 		}
 	}
-	for _, id := range mdstore.DecisionQIDs(f.decisions) {
-		hold(id)
+	var held []string
+	if top != "" {
+		held = []string{top}
 	}
 	return qid.Next(held, taken, date)
 }
@@ -290,7 +304,7 @@ func usedIDs(f *files) []usedID {
 	}
 	if f.state != nil {
 		awaiting := f.state.AwaitingQID()
-		for _, m := range f.state.Mentions() {
+		for m := range f.state.Mentions() {
 			out = append(out, usedID{Mention: m, file: mdstore.StateFile, log: m.QID != awaiting})
 		}
 	}

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"iter"
 	"strings"
 	"unsafe"
 
@@ -79,16 +80,17 @@ func DecisionID(title string) string {
 	return ""
 }
 
-// DecisionQIDs returns the question ids that decisions.md records: the
-// first word of each heading that is a qid. They share b's memory.
-func DecisionQIDs(b []byte) []string {
-	var out []string
-	for _, e := range DecisionEntries(b) {
-		if id := DecisionID(e.Title); id != "" {
-			out = append(out, id)
+// DecisionQIDs yields the question ids that decisions.md records, in file
+// order: the first word of each heading that is a qid. They share b's
+// memory.
+func DecisionQIDs(b []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, e := range parseLedger(b).Blocks() {
+			if id := DecisionID(e.QID); id != "" && !yield(id) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // DecisionBlocks returns decisions.md's entries as blocks: each QID is the

@@ -1,6 +1,10 @@
 package mdstore
 
-import "github.com/devrites/devrites-engine/qid"
+import (
+	"iter"
+
+	"github.com/devrites/devrites-engine/qid"
+)
 
 // Mention is a question id written in a file, and the line (from 1) that
 // holds it.
@@ -9,27 +13,30 @@ type Mention struct {
 	Line int
 }
 
-// Mentions returns the canonical question ids that state.md's Awaiting and
+// Mentions yields the canonical question ids that state.md's Awaiting and
 // Log sections mention, in file order: ids that were handed out, which a
-// new question must never get again, even when questions.md lost them.
-func (s *State) Mentions() []Mention {
-	var out []Mention
-	for _, name := range [...]string{"awaitinghuman", "log"} {
-		sec := s.section(name)
-		if sec == nil {
-			continue
-		}
-		for i := sec.head + 1; i < sec.end; i++ {
-			t := s.d.lines[i].text
-			for at := 0; ; {
-				start, end := qid.Index(t, at)
-				if start < 0 {
-					break
+// new question must never get again, even when questions.md lost them. A
+// Log of ten thousand answers mentions twenty thousand: none is kept.
+func (s *State) Mentions() iter.Seq[Mention] {
+	return func(yield func(Mention) bool) {
+		for _, name := range [...]string{"awaitinghuman", "log"} {
+			sec := s.section(name)
+			if sec == nil {
+				continue
+			}
+			for i := sec.head + 1; i < sec.end; i++ {
+				t := s.d.lines[i].text
+				for at := 0; ; {
+					start, end := qid.Index(t, at)
+					if start < 0 {
+						break
+					}
+					if !yield(Mention{QID: t[start:end], Line: i + 1}) {
+						return
+					}
+					at = end
 				}
-				out = append(out, Mention{QID: t[start:end], Line: i + 1})
-				at = end
 			}
 		}
 	}
-	return out
 }
