@@ -89,10 +89,7 @@ func Install(ctx context.Context, dir, exe string) (*Installed, error) {
 		}
 	}
 	if len(g.Added) > 0 {
-		nl := "\n"
-		if i := bytes.IndexByte(old, '\n'); i > 0 && old[i-1] == '\r' {
-			nl = "\r\n"
-		}
+		_, _, nl := mdstore.Form(string(old)) // the file's own line ending
 		data := bytes.Clone(old)
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			data = append(data, nl...)
