@@ -53,7 +53,32 @@ func (e *Engine) follow(f *files, questions []byte) []correction {
 		out = append(out, followDecisions(f, was)...)
 	}
 	out = append(out, e.restorePauses(f)...)
+	out = append(out, e.describeAwaited(f)...)
 	return append(out, e.resumeOnPause(f)...)
+}
+
+// describeAwaited: a merge that pauses on a question neither side's
+// Awaiting human section held (both queued it) writes a section of its id
+// and raise time only. Such a section, of an open question raised at that
+// time, is written as a pause writes it, from the question's block. (A
+// section of other keys, such as DevRites' question_id, gate and
+// blocking_slices, stays as it is written.)
+func (e *Engine) describeAwaited(f *files) []correction {
+	s := f.state
+	aw := s.Awaiting()
+	if len(aw) == 0 || slices.ContainsFunc(aw, func(en mdstore.Entry) bool { return en.Canon != "question_id" && en.Canon != "raised_at" }) {
+		return nil
+	}
+	b := awaitedOpen(f)
+	raised, _ := s.GetAwaiting("raised_at")
+	if b == nil || strings.TrimSpace(raised) != strings.TrimSpace(b.Value("raised_at")) {
+		return nil
+	}
+	s.SetAwaiting(awaitingSection(fromBlock(b, e.Now()))...)
+	s.AppendLog(e.logLine(s, "the Awaiting human section describes "+b.QID+" (a merge left only its id)"))
+	return []correction{{file: mdstore.StateFile, line: s.AwaitingLine(),
+		problem: "the Awaiting human section of " + b.QID + " does not say what it asks (a merge left only its id)",
+		did:     "state.md's Awaiting human section describes " + b.QID}}
 }
 
 // resumeOnPause: while the cursor awaits an open question (no stop), its
@@ -73,7 +98,8 @@ func (e *Engine) resumeOnPause(f *files) []correction {
 }
 
 // followAwaited: the awaited question_id must name the question the
-// Awaiting human section describes (its text and raise time); when another
+// Awaiting human section describes (its text and raise time, or for a
+// section of an id and raise time only, the raise time); when another
 // block is that question (a renumbering moved it), the pause follows it.
 func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
 	s := f.state
@@ -84,11 +110,15 @@ func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
 	question, _ := s.GetAwaiting("question")
 	raised, _ := s.GetAwaiting("raised_at")
 	raised = strings.TrimSpace(raised)
-	if id == "" || strings.TrimSpace(question) == "" || raised == "" {
+	if id == "" || raised == "" {
 		return nil
 	}
+	// A section a merge wrote of the id and raise time only describes the
+	// question raised then that has had the id.
+	bare := strings.TrimSpace(question) == ""
 	describes := func(b *mdstore.Block) bool {
-		return sameText(b.Value("question"), question) && strings.TrimSpace(b.Value("raised_at")) == raised
+		return strings.TrimSpace(b.Value("raised_at")) == raised &&
+			(bare && slices.Contains(chainOf(b), id) || !bare && sameText(b.Value("question"), question))
 	}
 	if b := f.questions.Find(id); b != nil && describes(b) {
 		return nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -47,6 +48,25 @@ func awaitedOpen(f *files) *mdstore.Block {
 		return b
 	}
 	return nil
+}
+
+// unqueue takes id, just resolved (kind), off the cursor's awaiting_next,
+// with a Log line; it reports whether the queue held it. So state.md
+// changes with the answer, and a merge with a clone that still queues it
+// sees the pause released (otherwise git would take that clone's
+// state.md, which queues an answered question).
+func (e *Engine) unqueue(s *mdstore.State, id, kind string) bool {
+	queue := splitNames(valueOf(s, "awaiting_next"))
+	if !slices.Contains(queue, id) {
+		return false
+	}
+	if queue = slices.DeleteFunc(queue, func(x string) bool { return x == id }); len(queue) > 0 {
+		s.Set("awaiting_next", strings.Join(queue, ", "))
+	} else {
+		s.Delete("awaiting_next")
+	}
+	s.AppendLog(e.logLine(s, kind+" "+id+"; no longer queued in awaiting_next"))
+	return true
 }
 
 // queuedPause takes the first question still open off the cursor's

@@ -407,11 +407,16 @@ func (e *Engine) pause(f *files, q Question, logText string) {
 	}
 	e.holdRescope(f.state)
 	f.state.Set("next_action", expand(e.Templates.Resume, q.QID, phase, q.Slice))
+	f.state.SetAwaiting(awaitingSection(q)...)
+	f.state.AppendLog(e.logLine(f.state, logText))
+}
+
+// awaitingSection is the Awaiting human section of a pause on q.
+func awaitingSection(q Question) []mdstore.KV {
 	aw := []mdstore.KV{{Key: "question_id", Value: q.QID}, {Key: "gate", Value: q.Gate},
 		{Key: "question", Value: q.Question}, {Key: "proposed", Value: q.Proposed}, {Key: "raised_at", Value: q.RaisedAt}}
 	if q.BlockingSlices != "" {
 		aw = append(aw, mdstore.KV{Key: "blocking_slices", Value: q.BlockingSlices})
 	}
-	f.state.SetAwaiting(aw...)
-	f.state.AppendLog(e.logLine(f.state, logText))
+	return aw
 }

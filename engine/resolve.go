@@ -392,6 +392,9 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 	awaited := s.AwaitingQID()
 	switch {
 	case awaited != "" && awaited != id:
+		if e.unqueue(s, id, kind) && !overruled {
+			return true, ""
+		}
 		warn := fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
 		if rerun || !overruled {
 			return false, warn

@@ -236,7 +236,8 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 	}
 	if awaited != "" && sec == nil {
 		// Queued on the side that holds it: the section names it, and the
-		// engine fills in the rest from questions.md.
+		// engine's next write fills in the rest from questions.md (engine,
+		// describeAwaited).
 		sec = &stateSide{section: true, awaited: awaited, awaiting: []mdstore.KV{{Key: "question_id", Value: awaited}}}
 		if at := raised(awaited); at != "" {
 			sec.awaiting = append(sec.awaiting, mdstore.KV{Key: "raised_at", Value: at})

@@ -181,6 +181,42 @@ func TestClonesStopMadeAgainStays(t *testing.T) {
 	}
 }
 
+// Two clones each hold a different pause with a third question queued
+// behind it, and each answers the question the other holds: the merge
+// pauses on the queued question, which neither side's Awaiting human
+// section held. Every read describes the pause as a pause does, and the
+// next write writes it so.
+func TestClonesPauseQueuedOnBothSides(t *testing.T) {
+	l := threeClones(t)
+	l.raise("a", "2026-11-29T10:00:00Z", "Q1?")
+	l.raise("b", "2026-11-29T10:01:00Z", "Q2?")
+	l.raise("c", "2026-11-29T10:02:00Z", "QX?")
+	for _, c := range []string{"a", "b", "c", "a", "b"} {
+		l.sync(c) // everyone: Q1 held, Q2 and QX queued
+	}
+	q1, q2, qx := l.qidOf("b", "Q1?"), l.qidOf("b", "Q2?"), l.qidOf("b", "QX?")
+	l.at("b", "2026-11-29T10:05:00Z", "state", "resolve", q1, "1") // b holds Q2 now
+	l.at("a", "2026-11-29T10:06:00Z", "state", "resolve", q2, "1") // a still holds Q1
+	l.sync("b")
+	l.sync("a")
+	if out := l.checkExits("a", 3); !strings.Contains(out, "awaiting a human on "+qx) {
+		t.Errorf("a after the pull: state check\n%s\nwant it awaiting %s", out, qx)
+	}
+	_, out, _ := l.exec("a", engineName, "state", "show", "--json")
+	var v engine.StateView
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Awaiting["question_id"] != qx || v.Awaiting["question"] != "QX?" || v.Awaiting["gate"] != "blocking" {
+		t.Errorf("a: state show: %v, awaiting %v, want %s, QX?, blocking", err, v.Awaiting, qx)
+	}
+	l.doctorClean("a")
+	l.answered("a", "2026-11-29T10:07:00Z", "N?")
+	if s := l.stateOf("a"); s.AwaitingQID() != qx || cursor(s, "awaiting_next") != "" {
+		t.Errorf("a: awaiting %q, next %q, want %s alone", s.AwaitingQID(), cursor(s, "awaiting_next"), qx)
+	} else if q, _ := s.GetAwaiting("question"); q != "QX?" {
+		t.Errorf("a: the Awaiting human section after a write:\n%s\nwant it to ask QX?", l.read("a/"+gitWS+mdstore.StateFile))
+	}
+	l.doctorClean("a")
+}
+
 // Class 4: a re-scope one clone owes (a rejection) survives the other
 // clone's pause winning the merge.
 func TestClonesRescopeSurvivesPause(t *testing.T) {
