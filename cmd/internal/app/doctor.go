@@ -2,6 +2,8 @@ package app
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -41,9 +43,10 @@ func cmdDoctor(c *cli.Context) error {
 		return err
 	}
 	rep.Add(engine.GitFindings(e.ctx, ws)...)
-	if e.json || e.quiet {
-		e.print(rep, "")
-	} else {
+	switch {
+	case e.json:
+		printDoctorJSON(e.stdout, rep)
+	case !e.quiet:
 		printDoctor(e.stdout, rep)
 	}
 	if err != nil {
@@ -83,6 +86,35 @@ func printDoctor(w io.Writer, r *engine.DoctorReport) {
 		fmt.Fprintf(b, ", %s", plural(len(r.Repairs), "repair"))
 	}
 	b.WriteString("\n")
+}
+
+// printDoctorJSON writes the report as print does (one JSON object, two
+// spaces of indent), each finding as it goes: thousands of findings are
+// not built into one buffer and an indented copy of it first.
+func printDoctorJSON(w io.Writer, r *engine.DoctorReport) {
+	out := bufio.NewWriterSize(w, 64<<10)
+	defer out.Flush()
+	var item bytes.Buffer
+	enc := json.NewEncoder(&item)
+	enc.SetEscapeHTML(false) // as print: "<answer>" stays readable
+	value := func(prefix string, v any) []byte {
+		item.Reset()
+		enc.SetIndent(prefix, "  ")
+		_ = enc.Encode(v) // a report always encodes
+		return bytes.TrimSuffix(item.Bytes(), []byte("\n"))
+	}
+	fmt.Fprintf(out, "{\n  \"workspace\": %s,\n  \"ok\": %t,\n  \"errors\": %d,\n  \"warnings\": %d,\n  \"findings\": ",
+		value("  ", r.Workspace), r.OK, r.Errors, r.Warnings)
+	for i, f := range r.Findings {
+		out.WriteString(map[bool]string{true: "[\n    ", false: ",\n    "}[i == 0])
+		out.Write(value("    ", f))
+	}
+	if len(r.Findings) == 0 {
+		out.WriteString("[]")
+	} else {
+		out.WriteString("\n  ]")
+	}
+	fmt.Fprintf(out, ",\n  \"repairs\": %s\n}\n", value("  ", r.Repairs))
 }
 
 func plural(n int, word string) string {
