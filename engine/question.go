@@ -225,6 +225,48 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 	return q
 }
 
+// detached is q with a copy of each of its texts: a question read from a
+// file shares the file's memory, and keeps all of it while it is kept.
+func (q Question) detached() Question {
+	for _, s := range []*string{&q.QID, &q.Status, &q.Slice, &q.Gate, &q.Question, &q.Proposed, &q.SLA,
+		&q.RaisedAt, &q.AnsweredAt, &q.AnsweredBy, &q.AnsweredVia, &q.Auto, &q.Breakpoint, &q.Strategy,
+		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove} {
+		*s = strings.Clone(*s)
+	}
+	for _, l := range []*[]string{&q.Options, &q.Tags, &q.Route, &q.WaitingFor, &q.EscalatedTo} {
+		*l = cloneTexts(*l)
+	}
+	if q.Answer != nil {
+		a := strings.Clone(*q.Answer)
+		q.Answer = &a
+	}
+	if q.Responses != nil {
+		rs := make([]Response, len(q.Responses))
+		for i, r := range q.Responses {
+			r.By, r.At, r.Status, r.Answer = strings.Clone(r.By), strings.Clone(r.At), strings.Clone(r.Status), strings.Clone(r.Answer)
+			r.extra = slices.Clone(r.extra)
+			for k, kv := range r.extra {
+				r.extra[k] = mdstore.KV{Key: strings.Clone(kv.Key), Value: strings.Clone(kv.Value)}
+			}
+			rs[i] = r
+		}
+		q.Responses = rs
+	}
+	return q
+}
+
+// cloneTexts copies a list of texts and each text (nil stays nil).
+func cloneTexts(l []string) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}
+
 func atoi(v string) *int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {

@@ -121,6 +121,11 @@ func (e *Engine) Get(id string) (Question, error) {
 	if err != nil {
 		return Question{}, err
 	}
+	return e.get(f, id)
+}
+
+// get is Get on the files read already.
+func (e *Engine) get(f *files, id string) (Question, error) {
 	b, err := e.lookup(f.questions, id)
 	if err != nil {
 		return Question{}, err

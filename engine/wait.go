@@ -34,21 +34,15 @@ var newWatcher = fsnotify.NewWatcher
 // changes (a response to a routed question) and at least every heartbeat.
 // Wait only reads: it takes no lock and writes nothing.
 func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (Question, error) {
-	if id == "" {
-		f, err := e.read()
-		if err != nil {
-			return Question{}, err
-		}
-		if id = f.state.AwaitingQID(); id == "" {
-			return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
-				Hint("name the question to wait for: devrites-engine wait <qid>").Fix(mdstore.ListQuestions, "")
-		}
-	}
-	q, err := e.Get(id)
+	q, err := e.waitedFor(id)
 	if err != nil || q.Status != StatusOpen {
 		return q, err
 	}
-	id = q.QID // as questions.md spells it
+	// The question kept between reads is a copy: one that shares the
+	// memory of the file it was read from would hold that file while the
+	// next read makes another (two of a large questions.md every second).
+	last, told := q.detached(), time.Now()
+	id = last.QID // as questions.md spells it
 	poll := pollWatched
 	var events <-chan fsnotify.Event
 	var errs <-chan error
@@ -64,7 +58,6 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
-	last, told := q, time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -89,12 +82,32 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 			return q, nil
 		}
 		changed := !sameOpen(q, last)
-		last = q
+		last = q.detached()
 		if progress != nil && (changed || time.Since(told) >= heartbeat) {
 			progress(q)
 			told = time.Now()
 		}
 	}
+}
+
+// waitedFor is the question Wait waits for as it reads now: id, or with id
+// "", the one state.md awaits (from the same read).
+func (e *Engine) waitedFor(id string) (Question, error) {
+	if id != "" {
+		return e.Get(id)
+	}
+	f, err := e.read()
+	if err != nil {
+		return Question{}, err
+	}
+	if id = f.state.AwaitingQID(); id == "" {
+		return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
+			Hint("name the question to wait for: devrites-engine wait <qid>").Fix(mdstore.ListQuestions, "")
+	}
+	if err := checkQID(id); err != nil {
+		return Question{}, err
+	}
+	return e.get(f, id)
 }
 
 // sameOpen reports whether an open question reads as it did: the only
