@@ -287,13 +287,14 @@ func (d *doctor) holdCursor(w *wsFiles) string {
 	return ""
 }
 
-// stage hands the repaired files to the transaction.
+// stage hands the repaired files to the transaction, as lines written out
+// at commit (not a copy of each file).
 func (w *wsFiles) stage(tx *mdstore.Tx) {
 	if w.dirtyQ {
-		tx.Write(mdstore.QuestionsFile, w.questions.Bytes())
+		tx.WriteContent(mdstore.QuestionsFile, w.questions)
 	}
 	if w.dirtyS {
-		tx.Write(mdstore.StateFile, w.state.Bytes())
+		tx.WriteContent(mdstore.StateFile, w.state)
 	}
 	if w.dirtyDec {
 		tx.Write(mdstore.DecisionsFile, w.decisions)

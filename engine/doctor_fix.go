@@ -25,10 +25,13 @@ func (d *doctor) repair(w *wsFiles) error {
 		return err
 	}
 	d.followIdentity(w)
-	if err := d.restoreLedger(w); err != nil {
+	// decisions.md as follow left it: the two repairs that read it do not
+	// change it before they have read it.
+	ledger := mdstore.DecisionBlocks(w.decisions)
+	if err := d.restoreLedger(w, ledger); err != nil {
 		return err
 	}
-	d.completeDecisions(w)
+	d.completeDecisions(w, ledger)
 	d.reconcile(w)
 	return nil
 }
@@ -174,8 +177,8 @@ func repeatedIDs(qs *mdstore.Questions) map[string]bool {
 	return out
 }
 
-func (d *doctor) completeDecisions(w *wsFiles) {
-	missing := missingDecisions(w, mdstore.DecisionBlocks(w.decisions))
+func (d *doctor) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
+	missing := missingDecisions(w, ledger)
 	if len(missing) == 0 {
 		return
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -43,10 +44,10 @@ func (d *doctor) followIdentity(w *wsFiles) {
 	if w.refused || firstDuplicate(w.questions) != nil {
 		return
 	}
-	before := string(w.decisions)
+	before := w.decisions // follow replaces decisions.md's bytes, never changes them
 	for _, x := range d.e.follow(&w.files, w.origQ) {
 		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
 		d.repairs = append(d.repairs, Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
 	}
-	w.dirtyDec = w.dirtyDec || string(w.decisions) != before
+	w.dirtyDec = w.dirtyDec || !bytes.Equal(w.decisions, before)
 }

@@ -147,11 +147,11 @@ func (d *doctor) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
 
 // restoreLedger is checkLedger's repair, and the restoring of a vanished
 // awaited question; reconcile then settles state.md against the result.
-func (d *doctor) restoreLedger(w *wsFiles) error {
+func (d *doctor) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 	if w.held != "" {
 		return nil // questions.md is missing or has errors of its own
 	}
-	for _, r := range revertedQuestions(w, mdstore.DecisionBlocks(w.decisions)) {
+	for _, r := range revertedQuestions(w, ledger) {
 		kvs := []mdstore.KV{{Key: "status", Value: r.status}}
 		for _, k := range resolutionFields {
 			if v, ok := r.entry.Get(k); ok {
