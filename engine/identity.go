@@ -182,8 +182,16 @@ func namesAny(ids iter.Seq[string], set map[string]bool) bool {
 	return false
 }
 
+// records reports whether the decision r is of b's question: asking the
+// text r copied, and raised at the time r copied where both have one (two
+// questions may ask one text).
+func records(r mdstore.DecisionRecord, b *mdstore.Block) bool {
+	at := strings.TrimSpace(b.Value("raised_at"))
+	return sameText(b.Value("question"), r.Question) && (r.RaisedAt == "" || at == "" || at == r.RaisedAt)
+}
+
 // followDecisions: an entry of decisions.md belongs to the question whose
-// text it copied. An entry under an id that another question has now, or
+// text (and raise time, when it copied one) it copied. An entry under an id that another question has now, or
 // that no question has now, is moved to the id of its own question (the
 // one whose renumbered_from chain holds the id); an entry that is then a
 // copy of another is removed, so that each decision is recorded once.
@@ -213,12 +221,12 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 		if id == "" || strings.TrimSpace(r.Question) == "" {
 			continue
 		}
-		if b := first[id]; b != nil && sameText(b.Value("question"), r.Question) {
+		if b := first[id]; b != nil && records(r, b) {
 			continue // its own question's id; or the id no block has now, of a question moved on
 		}
 		var own *mdstore.Block
 		for _, b := range was[id] {
-			if b.QID != id && sameText(b.Value("question"), r.Question) {
+			if b.QID != id && records(r, b) {
 				if own != nil {
 					own = nil
 					break

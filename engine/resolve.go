@@ -352,7 +352,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 func decisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
-var decisionFields = []string{"slice", "gate", "question", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses"}
+var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses"}
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {

@@ -6,12 +6,14 @@ import (
 )
 
 // DecisionRecord is an entry of decisions.md with what tells which question
-// it records: the question's text and slice, as the entry copied them.
+// it records: the question's text, slice and raise time, as the entry
+// copied them (an entry written before the engine copied raised_at has
+// none).
 type DecisionRecord struct {
-	Title           string
-	Line, End       int // the heading's line (1-based) and the line after the entry (0-based), a BOM not counted
-	Question, Slice string
-	body            string // the entry's fields, for telling two copies of one entry
+	Title                     string
+	Line, End                 int // the heading's line (1-based) and the line after the entry (0-based), a BOM not counted
+	Question, Slice, RaisedAt string
+	body                      string // the entry's fields, for telling two copies of one entry
 }
 
 // DecisionRecords returns decisions.md's entries in file order, as
@@ -25,7 +27,8 @@ func DecisionRecords(b []byte) []DecisionRecord {
 			body.WriteString(f.Key + "\x00" + f.Value + "\x00")
 		}
 		out[i] = DecisionRecord{Title: strings.Clone(bl.QID), Line: bl.Line(), End: bl.End(),
-			Question: strings.Clone(bl.Value("question")), Slice: strings.Clone(bl.Value("slice")), body: body.String()}
+			Question: strings.Clone(bl.Value("question")), Slice: strings.Clone(bl.Value("slice")),
+			RaisedAt: strings.TrimSpace(strings.Clone(bl.Value("raised_at"))), body: body.String()}
 	}
 	return out
 }

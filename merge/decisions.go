@@ -24,6 +24,7 @@ type dentry struct {
 	status string
 	answer string
 	at     string   // answered_at, else the entry before it's
+	raised string   // the raise time of its question, when it copied one
 	asks   [16]byte // digest of the question text it copied
 	norm   [16]byte // digest of the entry's text, normalized: what makes two entries one
 	head   string   // its heading line
@@ -69,13 +70,16 @@ func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, ve
 		q := mdstore.ParseQuestions([]byte("## " + f[0] + "\n" + strings.Join(lines[1:], "")))
 		if bl := q.Find(f[0]); bl != nil {
 			// Copies: the values would keep the entry's whole text.
-			v, _ := bl.Peek("answer", "answeredat", "question")
+			v, _ := bl.Peek("answer", "answeredat", "question", "raisedat")
 			e.answer, question = strings.Clone(v[0]), strings.Clone(v[2])
 			if at := strings.TrimSpace(v[1]); isTime(at) {
 				e.at = strings.Clone(at)
 			}
+			if at := strings.TrimSpace(v[3]); isTime(at) {
+				e.raised = strings.Clone(at)
+			}
 		}
-		if to, ok := r.Moved(version, f[0], question); ok && question != "" {
+		if to, ok := r.Moved(version, f[0], e.raised, question); ok && question != "" {
 			head = to + strings.TrimPrefix(head, f[0])
 		}
 	}
@@ -95,6 +99,12 @@ func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, ve
 	}
 	e.norm, e.head = digest(normalized(e.lines)), strings.TrimRight(body(e.lines[0]), " \t")
 	return e
+}
+
+// sameQuestion: two entries copied one question: its text, and its raise
+// time when both copied one (two questions may ask one text).
+func (e *dentry) sameQuestion(o *dentry) bool {
+	return e.asks == o.asks && (e.raised == "" || o.raised == "" || e.raised == o.raised)
 }
 
 // Decisions merges three versions of decisions.md: the entries of both, in
@@ -124,7 +134,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		var same *dentry
 		if e.id != "" {
 			for _, oe := range o.entries {
-				if oe.id == e.id && oe.asks == e.asks { // another question's entry under its id is not its decision
+				if oe.id == e.id && oe.sameQuestion(e) { // another question's entry under its id is not its decision
 					same = oe
 					break
 				}

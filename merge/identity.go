@@ -96,13 +96,15 @@ type Renumbering struct {
 	raised map[string]string
 	// moved says, for each version, under which id its questions.md has a
 	// question that a record names by an earlier id of its chain: keyed by
-	// that id and the digest of the question's text (see Moved).
+	// that id, the digest of the question's text, and its raise time (and
+	// again with no raise time, for records that copied none; see Moved).
 	moved [3]map[movedKey]string
 }
 
 type movedKey struct {
-	id   string
-	asks [16]byte
+	id     string
+	raised string
+	asks   [16]byte
 }
 
 // Version names, for Moved.
@@ -113,15 +115,16 @@ const (
 )
 
 // Moved is the id that version's questions.md has for the question whose
-// text is question, which a record (a decision, say) names by id, an
-// earlier id of its renumbered_from chain: a merge git completed without
-// the driver can leave a decisions.md that names a question so. ok is
-// false when id is not such an earlier id of that question.
-func (r *Renumbering) Moved(version int, id, question string) (string, bool) {
+// text is question, raised at raised (when the record copied a raise time:
+// two questions may ask one text), which a record (a decision, say) names
+// by id, an earlier id of its renumbered_from chain: a merge git completed
+// without the driver can leave a decisions.md that names a question so.
+// ok is false when id is not such an earlier id of that question.
+func (r *Renumbering) Moved(version int, id, raised, question string) (string, bool) {
 	if r == nil {
 		return "", false
 	}
-	to, ok := r.moved[version][movedKey{id, digest(oneSpaced(question))}]
+	to, ok := r.moved[version][movedKey{id, raised, digest(oneSpaced(question))}]
 	return to, ok
 }
 

@@ -485,6 +485,18 @@ func TestDecisions(t *testing.T) {
 	// A value's lines are data, as the engine reads them: an older
 	// version's "  ```sh" or "  ## q-…" is neither a fence nor an entry.
 	v1 := "\n## " + id1 + " answered\nanswer: |-\n  see\n  ## " + id3 + " was the old one\n  ```sh\nanswered_at: 2026-11-29T10:00:00Z\n"
+	// An entry that copied its question's raise time: asked is the text it
+	// copied.
+	raisedEntry := func(id, asked, raised, answer, at string) string {
+		return "\n## " + id + " answered\nquestion: " + asked + "\nraised_at: " + raised + "\nanswer: " + answer + "\nanswered_at: " + at + "\n"
+	}
+	// Ours' questions.md: two questions ask "Ship it?"; the one raised at
+	// 10:00 was 001 and is 002 now, the one raised at 11:00 is 001.
+	sameText, err := Plan(Of([]byte(q())), Of([]byte(q(blk(id2, "status: answered", "question: Ship it?", t10, "renumbered_from: "+id1),
+		blk(id1, "status: answered", "question: Ship it?", t11)))), Of([]byte(q())))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name               string
 		base, ours, theirs string
@@ -506,6 +518,15 @@ func TestDecisions(t *testing.T) {
 		{"CRLF", crlf(dec()), crlf(dec(e1)), dec(e2), nil, crlf(dec(e1, e2)), nil},
 		{"headings in fenced code", dec(), dec(f1), dec(f2), nil, dec(f1, f2), nil},
 		{"a value's lines are data", dec(), dec(v1, e3), dec(e2), nil, dec(v1, e2, e3), nil},
+		{"two questions of one text under one id, raised at different times, are two decisions", dec(),
+			dec(raisedEntry(id1, "Ship it?", "2026-11-29T09:00:00Z", "yes", "2026-11-29T10:00:00Z")),
+			dec(raisedEntry(id1, "Ship it?", "2026-11-29T09:30:00Z", "no", "2026-11-29T10:05:00Z")), nil,
+			dec(raisedEntry(id1, "Ship it?", "2026-11-29T09:00:00Z", "yes", "2026-11-29T10:00:00Z"),
+				raisedEntry(id1, "Ship it?", "2026-11-29T09:30:00Z", "no", "2026-11-29T10:05:00Z")), nil},
+		{"of two questions of one text, the entry of the one that has the id now stays; the other's follows its question", dec(),
+			dec(raisedEntry(id1, "Ship it?", "2026-11-29T10:00:00Z", "yes", "2026-11-29T10:30:00Z"), raisedEntry(id1, "Ship it?", "2026-11-29T11:00:00Z", "no", "2026-11-29T11:30:00Z")),
+			dec(e3), sameText,
+			dec(raisedEntry(id2, "Ship it?", "2026-11-29T10:00:00Z", "yes", "2026-11-29T10:30:00Z"), raisedEntry(id1, "Ship it?", "2026-11-29T11:00:00Z", "no", "2026-11-29T11:30:00Z"), e3), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)

@@ -368,7 +368,10 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 				if p.r.moved[i] == nil {
 					p.r.moved[i] = map[movedKey]string{}
 				}
-				p.r.moved[i][movedKey{id, blk.asks}] = blk.qid
+				p.r.moved[i][movedKey{id, "", blk.asks}] = blk.qid
+				if blk.raisedAt != "" {
+					p.r.moved[i][movedKey{id, blk.raisedAt, blk.asks}] = blk.qid
+				}
 			}
 		}
 	}
