@@ -17,9 +17,13 @@
 # within 2.5x the floor at 1,000 and at 10,000 questions, every command
 # under 32 MB at 10,000) and raise within 2x the floor at 1,000.
 #
-#   scripts/bench.sh [-runs N] [-sizes 10,1000,10000] [-commands resolve,raise,list] [-dir DIR]
+#   scripts/bench.sh [-runs N] [-sizes 10,1000,10000] [-commands resolve,raise,list] [-dir DIR] [-rss]
 #
-# -dir picks the file system measured (default: $TMPDIR, else /tmp).
+# -dir picks the file system measured (default: $TMPDIR, else /tmp). -rss
+# measures, untimed, the peak RSS of each command that reads a whole
+# workspace (doctor, state show, qid next, remind, wait, ...) instead:
+#
+#   scripts/bench.sh -rss -runs 3 -sizes 10000
 set -eu
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)

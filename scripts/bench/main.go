@@ -38,6 +38,9 @@
 // measured: SPEC §23's (resolve within 2.5x the floor at 1,000 and at
 // 10,000 questions, every command under 32 MB at 10,000) and raise within
 // 2x the floor at 1,000.
+//
+// With -rss it times nothing: it measures the peak RSS of every command
+// that reads a whole workspace (rss.go).
 package main
 
 import (
@@ -45,7 +48,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,12 +67,13 @@ func main() {
 	sizes := flag.String("sizes", "10,1000,10000", "workspace sizes, in questions")
 	cmds := flag.String("commands", "resolve,raise,list", "commands to measure")
 	base := flag.String("dir", os.TempDir(), "directory to create the workspaces in")
+	rss := flag.Bool("rss", false, "measure the peak RSS of every command that reads a whole workspace, untimed (rss.go)")
 	flag.Parse()
 	if *engine == "" || *floor == "" {
-		fmt.Fprintln(os.Stderr, "usage: bench -engine BIN -floor BIN [-runs N] [-sizes 10,1000] [-commands resolve,raise,list] [-dir DIR]")
+		fmt.Fprintln(os.Stderr, "usage: bench -engine BIN -floor BIN [-runs N] [-sizes 10,1000] [-commands resolve,raise,list] [-dir DIR] [-rss]")
 		os.Exit(2)
 	}
-	if err := run(*engine, *floor, *runs, *sizes, *cmds, *base); err != nil {
+	if err := run(*engine, *floor, *runs, *sizes, *cmds, *base, *rss); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: "+err.Error())
 		os.Exit(1)
 	}
@@ -127,7 +130,7 @@ type result struct {
 	engRSS   int64   // KiB
 }
 
-func run(engineBin, floorBin string, runs int, sizes, cmds, base string) error {
+func run(engineBin, floorBin string, runs int, sizes, cmds, base string, rss bool) error {
 	var ns []int
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -168,6 +171,9 @@ func run(engineBin, floorBin string, runs int, sizes, cmds, base string) error {
 	}
 	defer devnull.Close()
 	env := childEnv()
+	if rss {
+		return measureRSS(engineBin, runs, ns, root, env, devnull)
+	}
 
 	fmt.Printf("workspaces in %s; %d runs of each program per command and size; medians (engine/floor: of\n", base, runs)
 	fmt.Printf("the ratios of the two runs of each round)\n\n")
@@ -351,109 +357,4 @@ func fileSize(path string) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
-}
-
-func qid(i int) string { return fmt.Sprintf("q-2026-11-29-%03d", i) }
-
-// workDir is the feature directory of the project of n questions.
-func workDir(root string, n int) string {
-	return filepath.Join(root, strconv.Itoa(n), ".devrites", "work", "bench")
-}
-
-// template is where the starting files of a form are kept.
-func template(root string, n int, running bool) string {
-	return filepath.Join(root, strconv.Itoa(n), map[bool]string{false: "awaiting", true: "running"}[running])
-}
-
-// workspace is the content a run starts from. Awaiting: n-1 answered
-// questions and the n-th open and awaited. Running: all n answered and
-// nothing awaited. Every answer is logged in decisions.md, and every raise
-// and answer in state.md's Log (about 140 KB at 1,000 questions, as SPEC
-// §12's realistic workspace).
-type workspace struct {
-	state, questions, decisions []byte
-}
-
-func genWorkspace(n int, running bool) workspace {
-	var q, d, log strings.Builder
-	q.WriteString("# Questions\n")
-	d.WriteString("# Decisions\n")
-	for i := 1; i <= n; i++ {
-		answered := i < n || running
-		slice := fmt.Sprintf("%d — module %d", i%40+1, i%40+1)
-		fmt.Fprintf(&q, "\n## %s\nstatus: %s\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", qid(i),
-			map[bool]string{false: "open", true: "answered"}[answered], slice, i)
-		q.WriteString("options: |\n  1. Exponential backoff (Recommended) — logic: bounded load · business: fewer pages\n")
-		q.WriteString("  2. Fixed delay — simpler, thundering herd\n  3. Something else — I'll describe it\n")
-		q.WriteString("proposed: Exponential backoff\nsla: 15m\nraised_at: 2026-11-29T14:02:11Z\nbreakpoint: slice-" + strconv.Itoa(i%40+1) + ".blocking\n")
-		if answered {
-			q.WriteString("answered_at: 2026-11-29T14:10:00Z\nanswer: Exponential backoff\nchoice: 1\nanswered_by: human\n")
-			fmt.Fprintf(&d, "\n## %s answered\nslice: %s\ngate: blocking\nquestion: Which retry policy for the client of service %d?\n", qid(i), slice, i)
-			d.WriteString("answer: Exponential backoff\nchoice: 1\nanswered_by: human\nanswered_at: 2026-11-29T14:10:00Z\n")
-			if i < n {
-				fmt.Fprintf(&log, "- 2026-11-29T14:02:11Z build: raised %s (blocking)\n- 2026-11-29T14:10:00Z build: answered %s; next: /rite-build\n", qid(i), qid(i))
-			}
-		}
-	}
-	id := qid(n)
-	cursor := "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| phase | build |\n"
-	var state string
-	if running {
-		state = cursor + "| status | running |\n| active_slice | 3 — payments |\n| next_action | /rite-build |\n| schema | 3 |\n\n" +
-			"## Log\n" + log.String() + "- 2026-11-29T14:02:11Z build: raised " + id + " (blocking)\n" +
-			"- 2026-11-29T14:10:00Z build: answered " + id + "; next: /rite-build\n"
-	} else {
-		state = cursor + "| status | awaiting_human |\n| active_slice | 3 — payments |\n| next_action | /rite-resolve " + id + " \"<answer>\" |\n| schema | 3 |\n\n" +
-			"## Awaiting human\n| Key | Value |\n| --- | --- |\n| question_id | " + id + " |\n| gate | blocking |\n" +
-			"| question | Which retry policy? |\n| proposed | Exponential backoff |\n| raised_at | 2026-11-29T14:02:11Z |\n\n" +
-			"## Log\n" + log.String() + "- 2026-11-29T14:02:11Z build: raised " + id + " (blocking)\n"
-	}
-	return workspace{state: []byte(state), questions: []byte(q.String()), decisions: []byte(d.String())}
-}
-
-// save writes the workspace's files into dir.
-func (w workspace) save(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, b := range map[string][]byte{"state.md": w.state, "questions.md": w.questions, "decisions.md": w.decisions} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reset copies the starting files from the template tmpl into dir, empties
-// the lock file and flushes it all to the disk.
-func reset(tmpl, dir string) error {
-	for _, name := range []string{"state.md", "questions.md", "decisions.md"} {
-		if err := copyFile(filepath.Join(tmpl, name), filepath.Join(dir, name)); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".lock"), nil, 0o644); err != nil {
-		return err
-	}
-	syscall.Sync()
-	return nil
-}
-
-// copyFile copies src over dst in the kernel (copy_file_range), so that the
-// bench's own memory does not grow with the workspace.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
