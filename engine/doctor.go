@@ -164,6 +164,20 @@ type doctor struct {
 	findings   []Finding
 	repairs    []Repair
 	keys       keyLines // fieldLines', reused from block to block
+	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
+	ledger    []*mdstore.Block
+	ledgerSrc []byte
+}
+
+// ledgerOf is decisions.md's blocks for its bytes b, parsed once for each
+// version of them: a check, its repairs and the check after them read the
+// same bytes unless a repair replaced them (decisions.md's bytes are
+// replaced or appended to, never changed in place).
+func (d *doctor) ledgerOf(b []byte) []*mdstore.Block {
+	if d.ledgerSrc == nil || len(b) != len(d.ledgerSrc) || len(b) > 0 && &b[0] != &d.ledgerSrc[0] {
+		d.ledger, d.ledgerSrc = mdstore.DecisionBlocks(b), b
+	}
+	return d.ledger
 }
 
 func (d *doctor) add(f Finding) {

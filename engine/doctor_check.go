@@ -272,7 +272,7 @@ func (d *doctor) checkDecisions(w *wsFiles) {
 		// Zeros where an append was going when the power went, say.
 		d.checkText(mdstore.DecisionsFile, w.decisions)
 	}
-	ledger := mdstore.DecisionBlocks(w.decisions) // read once for both checks
+	ledger := d.ledgerOf(w.decisions) // read once for both checks, and for --fix's repairs
 	d.checkLedger(w, ledger)
 	for _, b := range missingDecisions(w, ledger) {
 		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,

@@ -27,7 +27,7 @@ func (d *doctor) repair(w *wsFiles) error {
 	d.followIdentity(w)
 	// decisions.md as follow left it: the two repairs that read it do not
 	// change it before they have read it.
-	ledger := mdstore.DecisionBlocks(w.decisions)
+	ledger := d.ledgerOf(w.decisions)
 	if err := d.restoreLedger(w, ledger); err != nil {
 		return err
 	}
