@@ -254,25 +254,31 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 	return out
 }
 
-// earlierIDs are the ids that questions.md's renumbered_from lines name,
-// found in its bytes without reading its blocks: most writes find none.
+// earlierIDs are the ids that questions.md's renumbered_from fields name,
+// found in its bytes without reading its blocks: most writes find none. A
+// field is a column-0 line, and its key is read as every reader reads it
+// ("Renumbered From:", "RENUMBERED-FROM:" are the same key): a line is
+// split only when it starts with "ren" in any case and its key is
+// renumbered_from. At 10,000 questions (5.6 MB) the pass over the lines
+// takes about 3 ms (a search for the one spelling "_from:" took 0.9 ms).
 func earlierIDs(questions []byte) map[string]bool {
-	// The search is for the key's tail, rarer in text than its first
-	// letter, and so several times faster over a large file.
-	const key, tail = "renumbered_from:", "_from:"
 	var was map[string]bool
-	for i := 0; ; {
-		j := bytes.Index(questions[i:], []byte(tail))
-		if j < 0 {
-			return was
+	for at := 0; at < len(questions); {
+		to := len(questions)
+		if k := bytes.IndexByte(questions[at:], '\n'); k >= 0 {
+			to = at + k
 		}
-		hit := i + j
-		eol := len(questions)
-		if k := bytes.IndexByte(questions[hit:], '\n'); k >= 0 {
-			eol = hit + k
+		line := questions[at:to]
+		at = to + 1
+		if len(line) < 3 || line[0]|0x20 != 'r' || line[1]|0x20 != 'e' || line[2]|0x20 != 'n' {
+			continue
 		}
-		if at := hit + len(tail) - len(key); at >= 0 && (at == 0 || questions[at-1] == '\n') && bytes.HasPrefix(questions[at:], []byte(key)) {
-			qid.Map(string(questions[at+len(key):eol]), func(id string) string {
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 || colon > 64 || mdstore.NormKey(string(line[:colon])) != "renumberedfrom" {
+			continue
+		}
+		if _, ids, ok := mdstore.FieldLine(string(line)); ok {
+			qid.Map(ids, func(id string) string {
 				if was == nil {
 					was = map[string]bool{}
 				}
@@ -280,8 +286,8 @@ func earlierIDs(questions []byte) map[string]bool {
 				return id
 			})
 		}
-		i = eol
 	}
+	return was
 }
 
 // restorePauses: a question the Log says paused ("raised <id> (<gate>)"),

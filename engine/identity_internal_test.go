@@ -34,8 +34,8 @@ func TestPausedInLog(t *testing.T) {
 	}
 }
 
-// earlierIDs finds renumbered_from lines by their key's tail; what counts
-// as one is the key at column 0.
+// earlierIDs finds renumbered_from lines as the grammar reads them: a key
+// at column 0, in any spelling that normalises to it.
 func TestEarlierIDs(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
@@ -47,6 +47,10 @@ func TestEarlierIDs(t *testing.T) {
 		{"indented: a value's text", "## q-2026-11-29-003\nquestion: |\n    renumbered_from: q-2026-11-29-002\n", nil},
 		{"another key's tail", "## q-2026-11-29-003\nmoved_from: q-2026-11-29-002\nx_renumbered_from: q-2026-11-29-004\n", nil},
 		{"none", "## q-2026-11-29-003\nstatus: open\n", nil},
+		{"spelled otherwise", "## q-2026-11-29-003\nRenumbered From: q-2026-11-29-001\n\n## q-2026-11-29-004\nrenumbered-from: q-2026-11-29-002\r\n\n## q-2026-11-29-005\nRENUMBERED_FROM: q-2026-11-29-006\n",
+			[]string{"q-2026-11-29-001", "q-2026-11-29-002", "q-2026-11-29-006"}},
+		{"at the file's start, spelled otherwise", "Renumbered from: q-2026-11-29-001", []string{"q-2026-11-29-001"}},
+		{"a key that only starts so", "## q-2026-11-29-003\nrenumbered_from_x: q-2026-11-29-001\nreason: renumbered_from: q-2026-11-29-002\n", nil},
 	} {
 		var got []string
 		for id := range earlierIDs([]byte(c.text)) {

@@ -73,6 +73,11 @@ func isNorm(k string) bool {
 	return true
 }
 
+// FieldLine splits a column-0 "key: value" line of questions.md or
+// decisions.md as every reader does (its key as written: compare it through
+// NormKey), for a scan of a file's bytes that does not parse its blocks.
+func FieldLine(s string) (key, value string, ok bool) { return fieldLine(s) }
+
 // fieldLine splits a column-0 "key: value" line. Keys start with a letter and
 // hold letters, digits, spaces, '_' and '-'.
 func fieldLine(s string) (key, value string, ok bool) {
