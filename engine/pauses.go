@@ -54,7 +54,9 @@ func awaitedOpen(f *files) *mdstore.Block {
 // with a Log line; it reports whether the queue held it. So state.md
 // changes with the answer, and a merge with a clone that still queues it
 // sees the pause released (otherwise git would take that clone's
-// state.md, which queues an answered question).
+// state.md, which queues an answered question). A rejection of a queued
+// question owes the agent a re-scope as one of the awaited question does:
+// it waits in rescope_pending while the pause holds the agent.
 func (e *Engine) unqueue(s *mdstore.State, id, kind string) bool {
 	queue := splitNames(valueOf(s, "awaiting_next"))
 	if !slices.Contains(queue, id) {
@@ -65,7 +67,12 @@ func (e *Engine) unqueue(s *mdstore.State, id, kind string) bool {
 	} else {
 		s.Delete("awaiting_next")
 	}
-	s.AppendLog(e.logLine(s, kind+" "+id+"; no longer queued in awaiting_next"))
+	text := kind + " " + id + "; no longer queued in awaiting_next"
+	if kind == StatusRejected {
+		e.deferRescope(s, id, text)
+	} else {
+		s.AppendLog(e.logLine(s, text))
+	}
 	return true
 }
 

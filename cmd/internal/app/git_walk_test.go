@@ -73,20 +73,21 @@ func TestClonesRandomWalk(t *testing.T) {
 	for _, c := range clones { // everyone ends on one history
 		w.merge(c, false)
 	}
-	t.Logf("%d questions, %d merges", w.raised, w.merges)
+	t.Logf("%d questions, %d merges, %d answers to a queued question", w.raised, w.merges, w.queuedAnswers)
 }
 
 type walk struct {
-	l            *gitLab
-	rnd          *rand.Rand
-	clock        time.Time
-	step         string
-	raised       int
-	merges       int
-	owed         map[string]bool // questions (by text) whose rejection owes a re-scope
-	merged       string          // the versions of state.md the last merge merged
-	rejectedEver []string
-	stops        map[string]*stops // by clone, and "origin"
+	l             *gitLab
+	rnd           *rand.Rand
+	clock         time.Time
+	step          string
+	raised        int
+	merges        int
+	queuedAnswers int
+	owed          map[string]bool // questions (by text) whose rejection owes a re-scope
+	merged        string          // the versions of state.md the last merge merged
+	rejectedEver  []string
+	stops         map[string]*stops // by clone, and "origin"
 }
 
 // stops is what a history did to stops, each known by the time it was
@@ -168,9 +169,19 @@ func (w *walk) resolveAwaited(clone string) {
 		return
 	}
 	id := v.Awaiting["question_id"]
+	// Now and then a person answers a question queued behind the pause.
+	queued := strings.Split(v.Cursor["awaiting_next"], ",")
+	if strings.TrimSpace(queued[0]) != "" && w.rnd.IntN(2) == 0 {
+		id = strings.TrimSpace(queued[0])
+	} else {
+		queued = nil
+	}
 	b := mdstore.ParseQuestions([]byte(w.l.read(clone + "/" + gitWS + mdstore.QuestionsFile))).Find(id)
 	if id == "" || b == nil || b.Value("status") != "open" {
 		return
+	}
+	if queued != nil {
+		w.queuedAnswers++
 	}
 	q := b.Value("question")
 	if rejects(q) {
