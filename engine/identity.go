@@ -54,7 +54,37 @@ func (e *Engine) follow(f *files, questions []byte) []correction {
 	}
 	out = append(out, e.restorePauses(f)...)
 	out = append(out, e.describeAwaited(f)...)
-	return append(out, e.resumeOnPause(f)...)
+	out = append(out, e.resumeOnPause(f)...)
+	return append(out, e.staleResume(f)...)
+}
+
+// staleResume: while running, next_action is not the command that answers
+// a question no longer open. A merge whose two sides each answered the
+// question the other one's pause held releases both pauses, and each
+// side's next_action was its pause's command; the engine sets the command
+// an answer sets (the re-scope while one is owed, else continue).
+func (e *Engine) staleResume(f *files) []correction {
+	s := f.state
+	next := valueOf(s, "next_action")
+	if st, _ := s.Get("status"); st != CursorRunning || !strings.Contains(next, "q-") {
+		return nil
+	}
+	phase, _ := s.Get("phase")
+	for i := 0; ; {
+		start, end := qid.Index(next, i)
+		if start < 0 {
+			return nil
+		}
+		i = end
+		b := f.questions.Find(next[start:end])
+		if b == nil || b.Value("status") == StatusOpen || next != expand(e.Templates.Resume, b.QID, phase, b.Value("slice")) {
+			continue
+		}
+		s.Set("next_action", e.continueAction(s, b.QID))
+		s.AppendLog(e.logLine(s, "next_action answered "+b.QID+", which is "+b.Value("status")+" (a merge released its pause); next: "+valueOf(s, "next_action")))
+		return []correction{{file: mdstore.StateFile, problem: "next_action answers " + b.QID + ", which is " + b.Value("status"),
+			did: "next_action is " + valueOf(s, "next_action")}}
+	}
 }
 
 // describeAwaited: a merge that pauses on a question neither side's

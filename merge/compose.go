@@ -265,7 +265,7 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 			c.keys["stop_reason"] = keyAt(c.keys["stop_reason"], i, want{})
 			c.keys["stopped_at"] = keyAt(c.keys["stopped_at"], i, want{})
 		default:
-			next = pick("next_action")
+			next = runningAction(o, t, get, pick)
 			if st := pick("status"); st.ok && st.v != awaiting && st.v != blocked {
 				status = st
 			} else if !st.ok && rank(o.status) == 0 && rank(t.status) == 0 {
@@ -324,6 +324,20 @@ func orSide(v, or *stateSide) *stateSide {
 		return or
 	}
 	return v
+}
+
+// runningAction is next_action when the result neither stops nor pauses:
+// as merged on its own, except that a side paused then had its pause's
+// command there (answer the question), which the other side's answer (or
+// stop lifted) made stale: the other side's next_action is taken.
+func runningAction(o, t *stateSide, get func(*stateSide, string) want, pick func(string) want) want {
+	switch po, pt := o.status == awaiting, t.status == awaiting; {
+	case po && !pt:
+		return get(t, "next_action")
+	case pt && !po:
+		return get(o, "next_action")
+	}
+	return pick("next_action")
 }
 
 // resumeAction is next_action while paused on id: a side's, paused on it;

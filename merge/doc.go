@@ -100,8 +100,9 @@
 //   - When the base of a merge is a virtual one (criss-cross history), the
 //     drivers of state.md and decisions.md read the first merge base's
 //     questions.md in its place.
-//   - A stop without stopped_at is known by its reason: made again with the
-//     same reason on one side and lifted on the other, it is lifted.
+//   - A stop without stopped_at is known by its reason: lifted on one side,
+//     and lifted and made again with the same reason on the other, it is
+//     lifted.
 //   - Free text is not renamed: a question's or an answer's words that name
 //     an id keep it.
 package merge

@@ -416,6 +416,16 @@ func TestState(t *testing.T) {
 			want:   state(running, nil),
 		},
 		{
+			// Ours answered the question the stop held; theirs lifted the
+			// stop, back on the pause: neither holds, and the command that
+			// answers the question is stale.
+			name:   "a pause released by the other side leaves none of its command",
+			base:   state(stoppedRows("disk full", "2026-11-29T10:00:00Z"), aO),
+			ours:   state(stoppedRows("disk full", "2026-11-29T10:00:00Z"), nil),
+			theirs: state(pO, aO),
+			want:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-doctor"}, {"schema", "4"}}, nil),
+		},
+		{
 			name:   "an owed re-scope survives theirs' pause",
 			base:   state(running, nil, start),
 			ours:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-plan reslice --feedback q-2026-11-28-001"}, {"schema", "4"}}, nil, start, "2026-11-29T10:00:00Z build: rejected q-2026-11-28-001; next: /rite-plan reslice --feedback q-2026-11-28-001"),

@@ -295,13 +295,20 @@ func (w *walk) check(clone string) {
 			l.t.Logf("%s: the versions merged:\n%s\n--- the result:\n%s\n%s\n%s", w.step, w.merged, files[mdstore.StateFile], files[mdstore.DecisionsFile], files[mdstore.QuestionsFile])
 		}
 	}()
+	// A re-scope is owed in rescope_pending or as the re-scope command (the
+	// default rescope_command), not as any command that names the id.
 	owedIn := cursor(s, "next_action") + " " + cursor(s, "rescope_pending")
+	owed := splitIDs(cursor(s, "rescope_pending"))
+	if ids, ok := strings.CutPrefix(cursor(s, "next_action"), "/rite-plan reslice --feedback "); ok {
+		owed = append(owed, splitIDs(ids)...)
+	}
+	owes := func(id string) bool { return slices.Contains(owed, id) }
 	for q := range w.owed {
 		bs := byText[q]
 		if len(bs) != 1 || bs[0].Value("status") != "rejected" {
 			continue // the rejection has not reached this clone
 		}
-		if !slices.ContainsFunc(chainIDs(bs[0]), func(id string) bool { return strings.Contains(owedIn, id) }) {
+		if !slices.ContainsFunc(chainIDs(bs[0]), owes) {
 			l.t.Errorf("%s: the re-scope owed for %s (%s) is gone: next_action and rescope_pending are %q", w.step, bs[0].QID, q, owedIn)
 		}
 	}
@@ -317,6 +324,16 @@ func (w *walk) check(clone string) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 		l.t.Errorf("%s: doctor: exit %d, %v, findings %+v\n%s", w.step, code, err, rep.Findings, errs)
 	}
+}
+
+func splitIDs(s string) []string {
+	var ids []string
+	for _, id := range strings.Split(s, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // chainIDs is every id a block has had.
