@@ -326,6 +326,7 @@ func (w *walk) check(clone string) {
 	}
 }
 
+// splitIDs is a comma-separated list of ids.
 func splitIDs(s string) []string {
 	var ids []string
 	for _, id := range strings.Split(s, ",") {
@@ -338,11 +339,5 @@ func splitIDs(s string) []string {
 
 // chainIDs is every id a block has had.
 func chainIDs(b *mdstore.Block) []string {
-	var ids []string
-	for _, id := range strings.Split(b.Value("renumbered_from"), ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	return append(ids, b.QID)
+	return append(splitIDs(b.Value("renumbered_from")), b.QID)
 }
