@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: gofmt, go vet and staticcheck; every test of
 # every package, under the race detector where goroutines meet; then each
-# fuzz target for FUZZTIME (default 3s) on top of its stored corpus. Long
+# fuzz target for FUZZTIME (default 1s) on top of its stored corpus. Long
 # runs are opt-in: scripts/soak.sh.
 #
 # The race detector makes every process start several times slower, and the
@@ -37,5 +37,5 @@ go test -race -count=1 $(go list ./... | grep -v -e '/cmd/' -e '/scripts/')
 go test -count=1 ./cmd/... ./scripts/...
 go test -race -count=1 -run '^(TestConcurrentRaises|TestWriterIgnoringLockBetweenScanAndAppend)$' ./cmd/internal/app
 
-FUZZTIME=${FUZZTIME:-3s} ./scripts/fuzz.sh
+FUZZTIME=${FUZZTIME:-1s} ./scripts/fuzz.sh
 echo "all tests passed"
