@@ -156,6 +156,9 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if err != nil {
 		return err.Error(), false
 	}
+	for _, w := range res.Warnings { // the notify hook's, as state resolve prints them
+		r.logf("warning: %s/%s: %s", ws.Slug, tk.qid, w)
+	}
 	d := res.Resolved[0]
 	if d.Unchanged {
 		return fmt.Sprintf("%s was already %s", tk.qid, d.Status), false

@@ -64,13 +64,6 @@ type ntfyMessage struct {
 
 func (n *Ntfy) base() string { return strings.TrimRight(n.Server, "/") }
 
-func (n *Ntfy) client() *http.Client {
-	if n.Client != nil {
-		return n.Client
-	}
-	return &http.Client{Timeout: 30 * time.Second}
-}
-
 func (n *Ntfy) Send(ctx context.Context, m Message) (string, error) {
 	p := ntfyPublish{Topic: n.Topic, Title: m.Title, Message: m.Text, Tags: []string{"question"}}
 	buttons := m.Buttons
@@ -115,7 +108,7 @@ func (n *Ntfy) publish(ctx context.Context, p ntfyPublish) (ntfyMessage, error) 
 		req.Header.Set("X-Sequence-ID", p.SequenceID)
 	}
 	n.authorize(req)
-	resp, err := n.client().Do(req)
+	resp, err := clientOr(n.Client).Do(req)
 	if err != nil {
 		return ntfyMessage{}, err
 	}
@@ -174,7 +167,7 @@ func (n *Ntfy) stream(parent context.Context, since string, quiet time.Duration,
 		return "", err
 	}
 	n.authorize(req)
-	client := &http.Client{Transport: n.client().Transport} // a stream has no overall timeout
+	client := &http.Client{Transport: clientOr(n.Client).Transport} // a stream has no overall timeout
 	resp, err := client.Do(req)
 	if err != nil {
 		return "", err

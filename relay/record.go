@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -55,7 +54,7 @@ func (r record) save(dir string) error {
 	if err := mdstore.WriteAtomic(filepath.Join(dir, RecordFile), append(b, '\n')); err != nil {
 		return err
 	}
-	return ignore(dir)
+	return mdstore.Ignore(dir, "what devrites-engine relay sent, on this machine", RecordFile)
 }
 
 func (r record) find(qid, channel string) (sent, bool) {
@@ -68,26 +67,4 @@ func (r record) find(qid, channel string) (sent, bool) {
 
 func (r *record) remove(qid, channel string) {
 	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool { return s.QID == qid && s.Channel == channel })
-}
-
-// ignore adds RecordFile to the workspace's .gitignore, when it has one
-// (init writes it) that does not list it.
-func ignore(dir string) error {
-	path := filepath.Join(dir, ".gitignore")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == RecordFile {
-			return nil
-		}
-	}
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		b = append(b, '\n')
-	}
-	return mdstore.WriteAtomic(path, append(b, RecordFile+"\n"...))
 }

@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -239,27 +238,16 @@ func (r *Relay) since(ch Channel) time.Time {
 	return oldest
 }
 
-// workspaces are the feature directories of the project.
-func (r *Relay) workspaces() []*mdstore.Workspace {
-	var out []*mdstore.Workspace
-	seen := map[string]bool{}
-	for _, sub := range []string{"work", "features"} {
-		ents, err := os.ReadDir(filepath.Join(r.cfg.Devrites, sub))
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			slug := e.Name()
-			if !e.IsDir() || seen[slug] || mdstore.CheckSlug(slug) != nil {
-				continue
-			}
-			seen[slug] = true
-			out = append(out, &mdstore.Workspace{Dir: filepath.Join(r.cfg.Devrites, sub, slug), Devrites: r.cfg.Devrites,
-				Project: filepath.Dir(r.cfg.Devrites), Slug: slug})
-		}
+// clientOr is c, or for nil a client whose requests give up after 30 s.
+func clientOr(c *http.Client) *http.Client {
+	if c != nil {
+		return c
 	}
-	return out
+	return &http.Client{Timeout: 30 * time.Second}
 }
+
+// workspaces are the feature directories of the project.
+func (r *Relay) workspaces() []*mdstore.Workspace { return mdstore.Workspaces(r.cfg.Devrites) }
 
 // deliver sends the pauses ch has not had, and updates its messages of
 // questions that are final, in every workspace. It stops at the first

@@ -13,6 +13,7 @@ import (
 
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
@@ -297,7 +298,7 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"qid": "`+id+`"`) {
 		t.Fatalf("relay.json: %s %v", b, err)
 	}
-	if gi, _ := os.ReadFile(gitignore); string(gi) != ".lock\nnotify.log\n"+RecordFile+"\n" {
+	if gi, _ := os.ReadFile(gitignore); string(gi) != ".lock\nnotify.log\n# what devrites-engine relay sent, on this machine\n"+RecordFile+"\n" {
 		t.Errorf(".gitignore does not list %s:\n%s", RecordFile, gi)
 	}
 	// Answered elsewhere: the next pass updates the copy and forgets it.
@@ -344,4 +345,25 @@ func TestTokenShape(t *testing.T) {
 	if tk.validFor(k, "/q", "a-very-long-slug-of-sixty-four-characters-is-not-in-the-token-00") {
 		t.Error("token valid for another project")
 	}
+}
+
+// A tap's answer fires the notify hook as state resolve does, and what
+// the hook's failure says is in the relay's log, not lost.
+func TestTapLogsHookWarnings(t *testing.T) {
+	home := t.TempDir() // the trust store of this test, not the person's
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	p, id, srv, m := ntfyPause(t, "")
+	conf := filepath.Join(p.devrites, "notify.yaml")
+	if err := os.WriteFile(conf, []byte("notify: 'exit 3'\nnotify_on: [resolved]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testhome.Trust(t, conf)
+	if err := srv.Press(m, 0); err != nil {
+		t.Fatal(err)
+	}
+	if q := p.waitFinal(id); q.Status != engine.StatusAnswered {
+		t.Fatalf("got %s, want answered", q.Status)
+	}
+	p.waitLog("warning: pay/" + id + ": ")
 }

@@ -30,13 +30,6 @@ type Slack struct {
 
 func (s *Slack) Name() string { return "slack " + s.Channel }
 
-func (s *Slack) client() *http.Client {
-	if s.Client != nil {
-		return s.Client
-	}
-	return &http.Client{Timeout: 30 * time.Second}
-}
-
 // call posts a Web API method with token and decodes the answer into out.
 func (s *Slack) call(ctx context.Context, token, method string, args, out any) error {
 	body, err := json.Marshal(args)
@@ -49,7 +42,7 @@ func (s *Slack) call(ctx context.Context, token, method string, args, out any) e
 	}
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := s.client().Do(req)
+	resp, err := clientOr(s.Client).Do(req)
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
@@ -148,7 +141,7 @@ func (s *Slack) Listen(ctx context.Context, _ time.Time, taps chan<- Tap) error 
 	if err := s.call(ctx, s.AppToken, "apps.connections.open", map[string]any{}, &open); err != nil {
 		return err
 	}
-	c, _, err := websocket.Dial(ctx, open.URL, &websocket.DialOptions{HTTPClient: &http.Client{Transport: s.client().Transport}})
+	c, _, err := websocket.Dial(ctx, open.URL, &websocket.DialOptions{HTTPClient: &http.Client{Transport: clientOr(s.Client).Transport}})
 	if err != nil {
 		return fmt.Errorf("socket mode: %w", err)
 	}
@@ -207,7 +200,7 @@ func (s *Slack) respond(ctx context.Context, url, text string) {
 		return
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if resp, err := s.client().Do(req); err == nil {
+	if resp, err := clientOr(s.Client).Do(req); err == nil {
 		resp.Body.Close()
 	}
 }

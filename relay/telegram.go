@@ -103,20 +103,13 @@ func redact(err error, token string) error {
 	return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), token, "<token>"))
 }
 
-func (t *Telegram) client() *http.Client {
-	if t.Client != nil {
-		return t.Client
-	}
-	return &http.Client{Timeout: 30 * time.Second}
-}
-
 func (t *Telegram) Send(ctx context.Context, m Message) (string, error) {
 	var rows [][]tgButton
 	for _, b := range m.Buttons {
 		rows = append(rows, []tgButton{{Text: b.Label, CallbackData: b.Token}})
 	}
 	var got tgMessage
-	err := t.call(ctx, t.client(), "sendMessage", map[string]any{"chat_id": t.ChatID, "text": m.Title + "\n\n" + m.Text,
+	err := t.call(ctx, clientOr(t.Client), "sendMessage", map[string]any{"chat_id": t.ChatID, "text": m.Title + "\n\n" + m.Text,
 		"reply_markup": map[string]any{"inline_keyboard": rows}}, &got)
 	if err != nil {
 		return "", err
@@ -131,7 +124,7 @@ func (t *Telegram) Update(ctx context.Context, ref string, m Message) error {
 	if err != nil {
 		return fmt.Errorf("relay.json: %q is not a Telegram message id", ref)
 	}
-	return t.call(ctx, t.client(), "editMessageText", map[string]any{"chat_id": t.ChatID, "message_id": id,
+	return t.call(ctx, clientOr(t.Client), "editMessageText", map[string]any{"chat_id": t.ChatID, "message_id": id,
 		"text": m.Title + "\n\n" + m.Outcome}, nil)
 }
 
@@ -143,7 +136,7 @@ func (t *Telegram) Listen(ctx context.Context, _ time.Time, taps chan<- Tap) err
 	if poll <= 0 {
 		poll = 25 * time.Second
 	}
-	client := &http.Client{Transport: t.client().Transport, Timeout: poll + 15*time.Second}
+	client := &http.Client{Transport: clientOr(t.Client).Transport, Timeout: poll + 15*time.Second}
 	var offset int64
 	for {
 		var updates []tgUpdate
@@ -173,7 +166,7 @@ func (t *Telegram) Listen(ctx context.Context, _ time.Time, taps chan<- Tap) err
 					if r := []rune(text); len(r) > telegramText {
 						text = string(r[:telegramText-1]) + "…"
 					}
-					_ = t.call(ctx, t.client(), "answerCallbackQuery", map[string]any{"callback_query_id": id, "text": text}, nil)
+					_ = t.call(ctx, clientOr(t.Client), "answerCallbackQuery", map[string]any{"callback_query_id": id, "text": text}, nil)
 				}}
 			select {
 			case taps <- tap:
