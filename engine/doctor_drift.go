@@ -49,11 +49,15 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 	if dr.awaitedLine == 0 {
 		dr.awaitedLine = dr.section
 	}
+	var state []byte // read once, and only when a block may need it
 	for _, b := range w.questions.Blocks() {
 		if b.Nth() > 0 || !mayHaveInterrupted(b) { // the first block of each qid
 			continue
 		}
-		if !mentions(w.stateBytes(), b.QID) {
+		if state == nil {
+			state = w.stateBytes()
+		}
+		if !mentions(state, b.QID) {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}

@@ -113,12 +113,12 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 
 // vanishedAwaited is the qid state.md awaits when questions.md has lost it
 // and decisions.md records no decision of it, else "".
-func vanishedAwaited(w *wsFiles) string {
+func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
 	id := w.state.AwaitingQID()
 	if id == "" || w.questions.Find(id) != nil {
 		return ""
 	}
-	if _, ok := recordedDecisions(mdstore.DecisionBlocks(w.decisions))[id]; ok {
+	if _, ok := recordedDecisions(ledger)[id]; ok {
 		return ""
 	}
 	return id
@@ -179,7 +179,7 @@ func (d *doctor) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 	if _, blocked := stopReason(w.state); blocked {
 		return nil // a stop: doctor does not move it (see reconcile)
 	}
-	if id := vanishedAwaited(w); id != "" {
+	if id := vanishedAwaited(w, ledger); id != "" {
 		kvs := []mdstore.KV{{Key: "status", Value: StatusOpen}}
 		if v, ok := w.state.Get("active_slice"); ok {
 			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})

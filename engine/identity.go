@@ -30,18 +30,10 @@ type correction struct {
 
 // chainOf is every id a block has had: its renumbered_from chain, then its id.
 func chainOf(b *mdstore.Block) []string {
-	var ids []string
-	for _, id := range strings.Split(b.Value("renumbered_from"), ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	return append(ids, b.QID)
+	return append(splitNames(b.Value("renumbered_from")), b.QID)
 }
 
-func sameText(a, b string) bool {
-	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
-}
+func sameText(a, b string) bool { return oneLine(a) == oneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
 // returns what it did, in order. questions is questions.md as read: the
@@ -327,8 +319,9 @@ func earlierIDs(questions []byte) map[string]bool {
 func (e *Engine) restorePauses(f *files) []correction {
 	s := f.state
 	held := splitNames(valueOf(s, "awaiting_next"))
-	if b := awaitedOpen(f); b != nil {
-		held = append(held, b.QID)
+	awaited := awaitedOpen(f)
+	if awaited != nil {
+		held = append(held, awaited.QID)
 	}
 	ids := pausedInLog(s)
 	if len(ids) == 0 {
@@ -356,7 +349,7 @@ func (e *Engine) restorePauses(f *files) []correction {
 	}
 	slices.SortStableFunc(lost, func(a, b Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
 	var out []correction
-	if awaitedOpen(f) == nil {
+	if awaited == nil {
 		q := lost[0]
 		lost = lost[1:]
 		if _, stopped := stopReason(s); stopped {

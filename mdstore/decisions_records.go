@@ -1,7 +1,6 @@
 package mdstore
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -40,37 +39,14 @@ func (r DecisionRecord) Same(o DecisionRecord) bool { return r.Title == o.Title 
 // RetitleDecision returns decisions.md with the heading of the entry at
 // line (1-based) given the title, every other byte as it was.
 func RetitleDecision(b []byte, line int, title string) []byte {
-	return editLines(b, line-1, line, func(l []byte) []byte {
-		end := len(bytes.TrimRight(l, "\r\n"))
-		return append([]byte("## "+title), l[end:]...)
-	})
+	q := parseLedger(b)
+	q.d.setText(line-1, "## "+title)
+	return q.Bytes()
 }
 
 // RemoveDecision returns decisions.md without the entry r.
 func RemoveDecision(b []byte, r DecisionRecord) []byte {
-	return editLines(b, r.Line-1, r.End, func([]byte) []byte { return nil })
-}
-
-// editLines replaces each of the lines [from, to) of b (0-based, after a
-// byte order mark) by what edit makes of it, ending included.
-func editLines(b []byte, from, to int, edit func([]byte) []byte) []byte {
-	start := 0
-	if bytes.HasPrefix(b, []byte(utf8BOM)) {
-		start = len(utf8BOM)
-	}
-	out := append([]byte(nil), b[:start]...)
-	n := 0
-	for rest := b[start:]; len(rest) > 0; n++ {
-		i := bytes.IndexByte(rest, '\n') + 1
-		if i == 0 {
-			i = len(rest)
-		}
-		l := rest[:i]
-		if n >= from && n < to {
-			l = edit(l)
-		}
-		out = append(out, l...)
-		rest = rest[i:]
-	}
-	return out
+	q := parseLedger(b)
+	q.d.splice(r.Line-1, r.End, nil)
+	return q.Bytes()
 }

@@ -166,11 +166,11 @@ func (v *stateSide) owed(pending []string) []string {
 	}
 }
 
-// namesAll reports whether next_action names every id.
-func namesAll(next string, ids []string) bool {
+// namedIn are the ids next_action names.
+func namedIn(next string) []string {
 	var named []string
 	qid.Map(next, func(id string) string { named = append(named, id); return id })
-	return !slices.ContainsFunc(ids, func(id string) bool { return !slices.Contains(named, id) })
+	return named
 }
 
 // compose merges the stop, the pauses and the re-scopes of the three
@@ -285,15 +285,20 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 	for _, v := range []*stateSide{b, o, t} {
 		anyPending = append(anyPending, splitList(v.cursor["rescope_pending"])...)
 	}
-	owed := joinSets(b.owed(anyPending), o.owed(anyPending), t.owed(anyPending))
+	owedB, owedO, owedT := b.owed(anyPending), o.owed(anyPending), t.owed(anyPending)
+	owed := joinSets(owedB, owedO, owedT)
 	for i := range 2 {
 		next := c.keys["next_action"][i].v
-		running := c.keys["status"][i].v == running
+		isRunning := c.keys["status"][i].v == running
+		named := namedIn(next)
+		// carried: a side whose next_action is the merged one owes id there.
+		carried := func(id string) bool {
+			return o.cursor["next_action"] == next && slices.Contains(owedO, id) ||
+				t.cursor["next_action"] == next && slices.Contains(owedT, id)
+		}
 		var pending []string
 		for _, id := range owed {
-			if !running || !namesAll(next, []string{id}) || !slices.ContainsFunc([]*stateSide{o, t}, func(v *stateSide) bool {
-				return v.cursor["next_action"] == next && slices.Contains(v.owed(anyPending), id)
-			}) {
+			if !isRunning || !slices.Contains(named, id) || !carried(id) {
 				pending = append(pending, id)
 			}
 		}
