@@ -28,7 +28,7 @@ func NewToken() string {
 // Loopback reports whether host (a name or an address, without a port)
 // names this machine's loopback interface only.
 func Loopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") { // host names are case-insensitive, as serve reads them
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))

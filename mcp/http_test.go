@@ -126,7 +126,7 @@ func TestHTTP(t *testing.T) {
 
 // TestHTTPLoopbackOnly: a listener on another address is refused.
 func TestHTTPLoopbackOnly(t *testing.T) {
-	for host, want := range map[string]bool{"127.0.0.1": true, "127.0.0.2": true, "::1": true, "[::1]": true, "localhost": true,
+	for host, want := range map[string]bool{"127.0.0.1": true, "127.0.0.2": true, "::1": true, "[::1]": true, "localhost": true, "LocalHost": true,
 		"0.0.0.0": false, "": false, "192.168.1.2": false, "example.com": false, "::": false} {
 		if got := mcp.Loopback(host); got != want {
 			t.Errorf("Loopback(%q) = %v, want %v", host, got, want)
