@@ -49,8 +49,8 @@ func joinChains(a, b, now string) string {
 // its ids (renumbered_from, however many times) with the same question;
 // else the same id and raised_at (the question's text was edited). Each
 // block of side is matched at most once.
-func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
-	baseToSide, sideToBase = map[*qblock]*qblock{}, map[*qblock]*qblock{}
+func match(base, side *qfile) (baseToSide, sideToBase matched) {
+	baseToSide, sideToBase = make(matched, len(base.blocks)), make(matched, len(side.blocks))
 	byID, byAny := map[string][]*qblock{}, map[string][]*qblock{}
 	for _, s := range side.blocks {
 		byID[s.qid] = append(byID[s.qid], s)
@@ -60,8 +60,8 @@ func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 	}
 	take := func(b *qblock, cands []*qblock, ok func(*qblock) bool) bool {
 		for _, s := range cands {
-			if sideToBase[s] == nil && ok(s) {
-				baseToSide[b], sideToBase[s] = s, b
+			if sideToBase[s.n] == nil && ok(s) {
+				baseToSide[b.n], sideToBase[s.n] = s, b
 				return true
 			}
 		}
@@ -78,6 +78,18 @@ func match(base, side *qfile) (baseToSide, sideToBase map[*qblock]*qblock) {
 		})
 	}
 	return baseToSide, sideToBase
+}
+
+// matched is, for each block of a version (by its place, n), the block of
+// another version that is the same question, or nil.
+type matched []*qblock
+
+// of is the block matched with b; none for nil.
+func (m matched) of(b *qblock) *qblock {
+	if b == nil {
+		return nil
+	}
+	return m[b.n]
 }
 
 // Rename is a block of theirs given a new id because ours had its id for
@@ -168,14 +180,14 @@ func (p *plan) renumbering() *Renumbering {
 	// The result is one side's questions.md (kept: the base's blocks to
 	// that side's): the other side's blocks and the base's take the ids
 	// their questions have in it.
-	keep := func(kept map[*qblock]*qblock, other *qfile, otherBase map[*qblock]*qblock, into map[string]string) {
+	keep := func(kept matched, other *qfile, otherBase matched, into map[string]string) {
 		for _, x := range other.blocks {
-			if k := kept[otherBase[x]]; k != nil {
+			if k := kept.of(otherBase.of(x)); k != nil {
 				set(into, x.qid, k.qid)
 			}
 		}
 		for _, b := range p.b.blocks {
-			if k := kept[b]; k != nil {
+			if k := kept.of(b); k != nil {
 				set(r.base, b.qid, k.qid)
 			}
 		}
@@ -190,16 +202,16 @@ func (p *plan) renumbering() *Renumbering {
 			set(r.ours, o.qid, id)
 		}
 		for _, t := range p.t.blocks {
-			if o := p.paired[t]; o != nil {
+			if o := p.paired.of(t); o != nil {
 				set(r.theirs, t.qid, p.oursID(o))
 			} else if id, ok := p.outID[t]; ok {
 				set(r.theirs, t.qid, id)
 			}
 		}
 		for _, b := range p.b.blocks {
-			if o := p.bOurs[b]; o != nil {
+			if o := p.bOurs.of(b); o != nil {
 				set(r.base, b.qid, p.oursID(o))
-			} else if t := p.bTheirs[b]; t != nil {
+			} else if t := p.bTheirs.of(b); t != nil {
 				set(r.base, b.qid, r.theirsID(t.qid))
 			}
 		}

@@ -51,15 +51,24 @@ type textKey struct {
 	prelude bool
 }
 
-// qblock is one question block as a version of the file has it: what
-// matching and checking need of every block, read once. Its text is read
+// qblock is one question block as a version of the file has it: where it
+// is, and what matching and checking need of it (qinfo). Its text is read
 // again (fetch) only for the blocks the merge writes or changes, and its
 // fields are decoded only where a merge changes it (fields).
 type qblock struct {
+	*qinfo
+	start, end int32  // its bytes in the file (after a byte order mark)
+	n          int32  // its place among the version's blocks
+	text       string // its bytes, once fetched
+}
+
+// qinfo is what is read once of a block's bytes. It depends on them
+// alone, so the versions share one for each block they have alike (most
+// blocks are alike in all three): a merge keeps one summary of most
+// questions, not three.
+type qinfo struct {
 	qid        string
-	start, end int32    // its bytes in the file (after a byte order mark)
 	sum        [16]byte // of its bytes
-	text       string   // its bytes, once fetched
 	ident      [16]byte // what the question is across versions (identity)
 	hasIdent   bool     // else ident is the digest of its lines after the heading, normalized
 	from       string   // renumbered_from
@@ -153,9 +162,9 @@ var maxVersion = math.MaxInt32
 // Question register rows (a table) are refused: a row is not a block of
 // lines that can be renumbered and merged field by field.
 //
-// ids holds the ids read so far, so that one the versions share is kept
-// once.
-func parseQuestions(name string, src Source, ids map[string]string) (*qfile, error) {
+// infos holds the summaries of the blocks read so far, by the digest of
+// their bytes: a block another version has alike shares its summary.
+func parseQuestions(name string, src Source, infos map[[16]byte]*qinfo) (*qfile, error) {
 	b, err := src()
 	if err != nil {
 		return nil, err
@@ -199,7 +208,10 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 		}
 		f.texts = append(f.texts, qtext{at: len(f.blocks), lines: ownLines(s[start:end]), key: key})
 	}
-	for _, mb := range q.Blocks() {
+	mbs := q.Blocks()
+	blocks := make([]qblock, len(mbs)) // one allocation, not one a block
+	f.blocks = make([]*qblock, 0, len(mbs))
+	for i, mb := range mbs {
 		if mb.Row() {
 			return nil, fmt.Errorf("%s: line %d: %s is a row of a question register table, which is not merged question by question", name, mb.Line(), mb.QID)
 		}
@@ -209,23 +221,30 @@ func parseQuestions(name string, src Source, ids map[string]string) (*qfile, err
 		}
 		addText(head)
 		start, stop := span(end)
-		v, _ := mb.Peek("raisedat", "renumberedfrom", "status", "answer")
-		w, has := mb.Peek("question", "slice", "supersedes")
-		id, ok := ids[mb.QID]
-		if !ok {
-			id = strings.Clone(mb.QID)
-			ids[id] = id
+		sum := digest(s[start:stop])
+		info := infos[sum]
+		if info == nil {
+			info = summary(mb, s[start:stop], sum)
+			infos[sum] = info
 		}
-		blk := &qblock{qid: id, start: int32(start), end: int32(stop), sum: digest(s[start:stop]), raised: digestOr0(v[0]), raisedAt: own(strings.TrimSpace(v[0])),
-			from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
-		blk.asks = digest(oneSpaced(w[0]))
-		if blk.ident, blk.hasIdent = identity(v[0], w[0], w[1]); !blk.hasIdent {
-			blk.ident = digest(normalized(splitLines(s[start:stop])[1:]))
-		}
-		f.blocks = append(f.blocks, blk)
+		blocks[i] = qblock{qinfo: info, start: int32(start), end: int32(stop), n: int32(i)}
+		f.blocks = append(f.blocks, &blocks[i])
 	}
 	addText(lines)
 	return f, nil
+}
+
+// summary reads what a merge needs of a block, whose bytes are text.
+func summary(mb *mdstore.Block, text string, sum [16]byte) *qinfo {
+	v, _ := mb.Peek("raisedat", "renumberedfrom", "status", "answer")
+	w, has := mb.Peek("question", "slice", "supersedes")
+	in := &qinfo{qid: strings.Clone(mb.QID), sum: sum, raised: digestOr0(v[0]), raisedAt: own(strings.TrimSpace(v[0])),
+		from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
+	in.asks = digest(oneSpaced(w[0]))
+	if in.ident, in.hasIdent = identity(v[0], w[0], w[1]); !in.hasIdent {
+		in.ident = digest(normalized(splitLines(text)[1:]))
+	}
+	return in
 }
 
 // blankLines are the text between two blocks, mostly: kept once, not once
@@ -297,70 +316,14 @@ func Plan(base, ours, theirs Source) (*Renumbering, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.records()
 	return p.r, nil
 }
 
-// Merge modes: which version of questions.md the result is.
-const (
-	general    = iota // blocks from both
-	keepOurs          // theirs has nothing new (or is ours)
-	keepTheirs        // ours has nothing new
-)
-
-// plan is how the blocks of the three versions go together.
-type plan struct {
-	b, o, t    *qfile
-	mode       int
-	bOurs      map[*qblock]*qblock // base block → ours
-	oBase      map[*qblock]*qblock // ours block → base
-	bTheirs    map[*qblock]*qblock
-	tBase      map[*qblock]*qblock
-	pairs      map[*qblock]pairing // ours block → the theirs block merged into it
-	paired     map[*qblock]*qblock // theirs block → the ours block it merged into
-	added      []*qblock           // theirs blocks that come after ours, in file order
-	outID      map[*qblock]string  // theirs block → its id in the result
-	moved      map[*qblock]string  // ours block → the id theirs renumbered it to, which the result takes
-	unplaced   map[*qblock]string  // theirs blocks that cannot be given an id: why
-	renamed    []Rename
-	r          *Renumbering // p.renumbering(), once placed
-	mapT, mapB map[string]string
-}
-
-type pairing struct {
-	t, base *qblock // base is nil when both sides added the question
-}
-
-func newPlan(base, ours, theirs Source) (*plan, error) {
-	var err error
-	p := &plan{pairs: map[*qblock]pairing{}, paired: map[*qblock]*qblock{}, outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}}
-	ids := map[string]string{}
-	for _, v := range []struct {
-		f    **qfile
-		name string
-		src  Source
-	}{{&p.b, "base questions.md", base}, {&p.o, "our questions.md", ours}, {&p.t, "their questions.md", theirs}} {
-		if v.src == nil {
-			v.src = Of(nil)
-		}
-		if *v.f, err = parseQuestions(v.name, v.src, ids); err != nil {
-			return nil, err
-		}
-	}
-	p.bOurs, p.oBase = match(p.b, p.o)
-	p.bTheirs, p.tBase = match(p.b, p.t)
-	switch {
-	case p.o.sum == p.t.sum, p.b.sum == p.t.sum:
-		p.mode = keepOurs
-	case p.b.sum == p.o.sum:
-		p.mode = keepTheirs
-	default:
-		p.mode = general
-		if err := p.place(); err != nil {
-			return nil, err
-		}
-	}
-	p.r = p.renumbering()
-	p.mapB, _, p.mapT = p.r.maps()
+// records fills in what the merges of the other files look up in the
+// renumbering (Moved, Final, Raised); the merge of questions.md itself
+// needs none of it.
+func (p *plan) records() {
 	p.r.final, p.r.raised = map[string]bool{}, map[string]string{}
 	for i, f := range []*qfile{p.b, p.o, p.t} {
 		for _, blk := range f.blocks {
@@ -390,6 +353,69 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 			}
 		}
 	}
+}
+
+// Merge modes: which version of questions.md the result is.
+const (
+	general    = iota // blocks from both
+	keepOurs          // theirs has nothing new (or is ours)
+	keepTheirs        // ours has nothing new
+)
+
+// plan is how the blocks of the three versions go together.
+type plan struct {
+	b, o, t    *qfile
+	mode       int
+	bOurs      matched // base block → ours
+	oBase      matched // ours block → base
+	bTheirs    matched
+	tBase      matched
+	pairs      []pairing // for each ours block: the theirs block merged into it, if any
+	paired     matched   // theirs block → the ours block it merged into
+	added      []*qblock           // theirs blocks that come after ours, in file order
+	outID      map[*qblock]string  // theirs block → its id in the result
+	moved      map[*qblock]string  // ours block → the id theirs renumbered it to, which the result takes
+	unplaced   map[*qblock]string  // theirs blocks that cannot be given an id: why
+	renamed    []Rename
+	r          *Renumbering // p.renumbering(), once placed
+	mapT, mapB map[string]string
+}
+
+type pairing struct {
+	t, base *qblock // base is nil when both sides added the question
+}
+
+func newPlan(base, ours, theirs Source) (*plan, error) {
+	var err error
+	p := &plan{outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}}
+	infos := map[[16]byte]*qinfo{}
+	for _, v := range []struct {
+		f    **qfile
+		name string
+		src  Source
+	}{{&p.b, "base questions.md", base}, {&p.o, "our questions.md", ours}, {&p.t, "their questions.md", theirs}} {
+		if v.src == nil {
+			v.src = Of(nil)
+		}
+		if *v.f, err = parseQuestions(v.name, v.src, infos); err != nil {
+			return nil, err
+		}
+	}
+	p.bOurs, p.oBase = match(p.b, p.o)
+	p.bTheirs, p.tBase = match(p.b, p.t)
+	switch {
+	case p.o.sum == p.t.sum, p.b.sum == p.t.sum:
+		p.mode = keepOurs
+	case p.b.sum == p.o.sum:
+		p.mode = keepTheirs
+	default:
+		p.mode = general
+		if err := p.place(); err != nil {
+			return nil, err
+		}
+	}
+	p.r = p.renumbering()
+	p.mapB, _, p.mapT = p.r.maps()
 	return p, nil
 }
 
@@ -399,29 +425,30 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 // block of theirs comes after ours, under its own id when ours does not
 // use it, else under the next free id of its date, with renumbered_from.
 func (p *plan) place() error {
+	p.pairs, p.paired = make([]pairing, len(p.o.blocks)), make(matched, len(p.t.blocks))
 	for _, o := range p.o.blocks {
-		if b := p.oBase[o]; b != nil {
-			if t := p.bTheirs[b]; t != nil {
-				p.pairs[o], p.paired[t] = pairing{t: t, base: b}, o
+		if b := p.oBase.of(o); b != nil {
+			if t := p.bTheirs.of(b); t != nil {
+				p.pairs[o.n], p.paired[t.n] = pairing{t: t, base: b}, o
 			}
 		}
 	}
 	var fresh []*qblock
 	for _, t := range p.t.blocks {
-		if p.paired[t] == nil {
+		if p.paired.of(t) == nil {
 			fresh = append(fresh, t)
 		}
 	}
 	for _, t := range fresh {
 		for _, o := range p.o.blocks {
-			if _, ok := p.pairs[o]; ok || !sameQuestion(o, t) || !shareID(o, t) {
+			if p.pairs[o.n].t != nil || !sameQuestion(o, t) || !shareID(o, t) {
 				continue
 			}
 			var base *qblock
-			if b := p.oBase[o]; b != nil && b == p.tBase[t] {
+			if b := p.oBase.of(o); b != nil && b == p.tBase.of(t) {
 				base = b
 			}
-			p.pairs[o], p.paired[t] = pairing{t: t, base: base}, o
+			p.pairs[o.n], p.paired[t.n] = pairing{t: t, base: base}, o
 			break
 		}
 	}
@@ -438,7 +465,7 @@ func (p *plan) place() error {
 	// move on along a chain, so clones converge on one id per question
 	// instead of renumbering each other's questions back and forth.
 	for _, o := range p.o.blocks {
-		if pr, ok := p.pairs[o]; ok && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] {
+		if pr := p.pairs[o.n]; pr.t != nil && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] {
 			p.moved[o] = pr.t.qid
 		}
 	}
@@ -446,7 +473,7 @@ func (p *plan) place() error {
 		taken[o.qid], taken[id] = false, true
 	}
 	for _, t := range fresh {
-		if p.paired[t] != nil {
+		if p.paired.of(t) != nil {
 			continue
 		}
 		p.added = append(p.added, t)

@@ -71,8 +71,8 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	}
 	for i, ob := range o.blocks {
 		textsBefore(i)
-		pr, ok := p.pairs[ob]
-		if !ok || pr.t.qid == ob.qid && unchanged(pr.base, ob, pr.t) {
+		pr := p.pairs[ob.n]
+		if pr.t == nil || pr.t.qid == ob.qid && unchanged(pr.base, ob, pr.t) {
 			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
@@ -143,8 +143,8 @@ func whole(f *qfile) (Result, error) {
 // time, and only the texts needed are kept of theirs and the base.
 func (p *plan) fetch() error {
 	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
-	for o, pr := range p.pairs {
-		if pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t) {
+	for i, pr := range p.pairs {
+		if o := p.o.blocks[i]; pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t)) {
 			needT[pr.t] = true
 			if pr.base != nil {
 				needB[pr.base] = true
