@@ -187,7 +187,7 @@ func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		pieces = breakBefore(pieces, nl)
 		pieces = append(pieces, clean(entry(added[next])))
 	}
-	merged, ro, rt := render(o.bom, nl, pieces)
+	merged, ro, rt := render(o.bom, nl, pieces, nil)
 	type wanted struct {
 		n    int
 		head string

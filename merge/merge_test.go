@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -599,7 +600,7 @@ func TestQuestionsSourceChanged(t *testing.T) {
 		}
 		return []byte(q(blk(id1, "status: open", "question: Which?", t10), blk(id2, "status: open", "question: New?", t11))), nil
 	}
-	_, err := Questions(Of(base), Of(ours), theirs)
+	_, err := Questions(Of(base), Of(ours), Reader(theirs))
 	if err == nil || !strings.Contains(err.Error(), "their questions.md changed while it was merged") {
 		t.Fatalf("got %v, want the change of theirs named", err)
 	}
@@ -614,9 +615,21 @@ func TestQuestionsSourceChanged(t *testing.T) {
 		}
 		return ours, nil
 	}
-	_, err = Questions(Of(base), changing, Of(base))
+	_, err = Questions(Of(base), Reader(changing), Of(base))
 	if err == nil || !strings.Contains(err.Error(), "our questions.md changed while it was merged") {
 		t.Fatalf("ours whole: got %v, want the change of ours named", err)
+	}
+	// Ours' blocks the merge leaves as they are are copied from a stream
+	// of ours, each checked against the digest it was planned with.
+	ours = []byte(q(blk(id1, "status: open", "question: Which?", t10), blk(id2, "status: open", "question: New?", t11)))
+	edited := bytes.Replace(ours, []byte("Which?"), []byte("Whose?"), 1)
+	streamed := Source{read: Of(ours).read, open: Of(edited).open}
+	theirs2 := Of([]byte(q(blk(id1, "status: open", "question: Which?", t10), blk(id3, "status: open", "question: Third?", "raised_at: 2026-11-29T12:00:00Z"))))
+	if _, err := Questions(Of(base), Of(ours), theirs2); err != nil {
+		t.Fatalf("unchanged ours: %v", err)
+	}
+	if _, err = Questions(Of(base), streamed, theirs2); err == nil || !strings.Contains(err.Error(), "our questions.md changed while it was merged") {
+		t.Fatalf("ours streamed: got %v, want the change of ours named", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"math"
@@ -12,16 +13,6 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
-
-// Source reads one version of a file. A merge of questions.md reads each
-// version when it needs it, and more than once, so that three versions of
-// a large file are never all held at once: what it keeps of a version
-// between reads is a summary of each block (ids, what the question is, a
-// digest of its bytes) and the text outside the blocks.
-type Source func() ([]byte, error)
-
-// Of is the Source of a version already read.
-func Of(data []byte) Source { return func() ([]byte, error) { return data, nil } }
 
 // qfile is a version of questions.md: its question blocks, and the
 // stretches of text outside them.
@@ -165,7 +156,7 @@ var maxVersion = math.MaxInt32
 // infos holds the summaries of the blocks read so far, by the digest of
 // their bytes: a block another version has alike shares its summary.
 func parseQuestions(name string, src Source, infos map[[16]byte]*qinfo) (*qfile, error) {
-	b, err := src()
+	b, err := src.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +253,7 @@ func ownLines(s string) []string {
 
 // reread reads the version again, which must be the one summed up.
 func (f *qfile) reread() ([]byte, error) {
-	b, err := f.src()
+	b, err := f.src.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -272,24 +263,35 @@ func (f *qfile) reread() ([]byte, error) {
 	return b, nil
 }
 
-// fetch reads the version again and keeps the text of the blocks need
-// asks for: a copy of it, unless share (the text then keeps the version's
-// bytes, which the caller holds anyway).
-func (f *qfile) fetch(need func(*qblock) bool, share bool) error {
-	b, err := f.reread()
+// fetch reads again the text of the blocks need asks for, from a stream
+// of the version: only their bytes are held.
+func (f *qfile) fetch(need func(*qblock) bool) error {
+	r, err := f.src.stream()
 	if err != nil {
 		return err
 	}
-	s, _, _ := mdstore.Form(view(b))
+	defer r.Close()
+	c := &copier{name: f.name, r: r}
+	var w bytes.Buffer
 	for _, blk := range f.blocks {
 		if need(blk) {
-			blk.text = s[blk.start:blk.end]
-			if !share {
-				blk.text = strings.Clone(blk.text)
+			w.Reset()
+			if err := c.copyTo(&w, f.span(blk)); err != nil {
+				return err
 			}
+			blk.text = w.String()
 		}
 	}
 	return nil
+}
+
+// span is where a block's bytes are in the version.
+func (f *qfile) span(b *qblock) span {
+	off := int64(0)
+	if f.bom {
+		off = int64(len(utf8BOM))
+	}
+	return span{from: off + int64(b.start), to: off + int64(b.end), sum: b.sum}
 }
 
 // oneSpaced is s with its white space runs as one space and none at
@@ -309,7 +311,7 @@ func asciiSpace(c byte) bool {
 }
 
 // Plan computes the renumbering that merging the three versions of
-// questions.md makes. A nil Source, or empty version, is a file without
+// questions.md makes. A zero Source, or empty version, is a file without
 // questions.
 func Plan(base, ours, theirs Source) (*Renumbering, error) {
 	p, err := newPlan(base, ours, theirs)
@@ -370,12 +372,12 @@ type plan struct {
 	oBase      matched // ours block → base
 	bTheirs    matched
 	tBase      matched
-	pairs      []pairing // for each ours block: the theirs block merged into it, if any
-	paired     matched   // theirs block → the ours block it merged into
-	added      []*qblock           // theirs blocks that come after ours, in file order
-	outID      map[*qblock]string  // theirs block → its id in the result
-	moved      map[*qblock]string  // ours block → the id theirs renumbered it to, which the result takes
-	unplaced   map[*qblock]string  // theirs blocks that cannot be given an id: why
+	pairs      []pairing          // for each ours block: the theirs block merged into it, if any
+	paired     matched            // theirs block → the ours block it merged into
+	added      []*qblock          // theirs blocks that come after ours, in file order
+	outID      map[*qblock]string // theirs block → its id in the result
+	moved      map[*qblock]string // ours block → the id theirs renumbered it to, which the result takes
+	unplaced   map[*qblock]string // theirs blocks that cannot be given an id: why
 	renamed    []Rename
 	r          *Renumbering // p.renumbering(), once placed
 	mapT, mapB map[string]string
@@ -394,9 +396,6 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 		name string
 		src  Source
 	}{{&p.b, "base questions.md", base}, {&p.o, "our questions.md", ours}, {&p.t, "their questions.md", theirs}} {
-		if v.src == nil {
-			v.src = Of(nil)
-		}
 		if *v.f, err = parseQuestions(v.name, v.src, infos); err != nil {
 			return nil, err
 		}

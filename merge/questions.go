@@ -73,7 +73,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 		textsBefore(i)
 		pr := p.pairs[ob.n]
 		if pr.t == nil || pr.t.qid == ob.qid && unchanged(pr.base, ob, pr.t) {
-			pieces = append(pieces, clean([]string{ob.text})) // the block's lines as one
+			pieces = append(pieces, o.asIs(ob))
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
 			continue
@@ -115,7 +115,16 @@ func Questions(base, ours, theirs Source) (Result, error) {
 		pieces = append(pieces, clean(endLine(withEOL(trimBlankTail(c.lines), nl), nl)))
 	}
 	renamed := p.renamed // the plan is not held while the result is checked
-	merged, ro, rt := render(o.bom, nl, pieces)
+	r, err := o.src.stream()
+	if err != nil {
+		return Result{}, err
+	}
+	defer r.Close()
+	c := &copier{name: o.name, r: r}
+	merged, ro, rt := render(o.bom, nl, pieces, c)
+	if c.err != nil {
+		return Result{}, c.err
+	}
 	if err := verify("ours", ro, wantO); err != nil {
 		return Result{}, err
 	}
@@ -137,15 +146,20 @@ func whole(f *qfile) (Result, error) {
 	return Result{Data: bytes.Clone(data)}, nil
 }
 
-// fetch reads again the text of the blocks the merge writes or changes:
-// every block of ours, and the versions of theirs and the base of each
-// question the merge changes or theirs adds. One version is read at a
-// time, and only the texts needed are kept of theirs and the base.
+// fetch reads again the text of the blocks the merge changes or adds: the
+// versions of ours, theirs and the base of each question the merge
+// changes, and theirs' blocks that come after ours. One version is read at
+// a time, and only the texts needed are kept. Ours' last block is read
+// too: what follows it is written after its last line. Ours' other blocks
+// are copied into the result as they are, from a stream of ours (asIs).
 func (p *plan) fetch() error {
-	needB, needT := map[*qblock]bool{}, map[*qblock]bool{}
+	needB, needO, needT := map[*qblock]bool{}, map[*qblock]bool{}, map[*qblock]bool{}
+	if n := len(p.o.blocks); n > 0 {
+		needO[p.o.blocks[n-1]] = true
+	}
 	for i, pr := range p.pairs {
 		if o := p.o.blocks[i]; pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t)) {
-			needT[pr.t] = true
+			needO[o], needT[pr.t] = true, true
 			if pr.base != nil {
 				needB[pr.base] = true
 			}
@@ -157,14 +171,25 @@ func (p *plan) fetch() error {
 	for _, v := range []struct {
 		f    *qfile
 		need map[*qblock]bool
-	}{{p.b, needB}, {p.t, needT}} {
+	}{{p.b, needB}, {p.o, needO}, {p.t, needT}} {
 		if len(v.need) > 0 {
-			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }, false); err != nil {
+			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }); err != nil {
 				return err
 			}
 		}
 	}
-	return p.o.fetch(func(*qblock) bool { return true }, true)
+	return nil
+}
+
+// asIs is a block of the version as the result has it unchanged: its
+// lines when they were fetched, else its bytes, copied from a stream of
+// the version when the result is written.
+func (f *qfile) asIs(b *qblock) piece {
+	if b.text != "" {
+		return clean([]string{b.text}) // the block's lines as one
+	}
+	s := f.span(b)
+	return piece{copied: &s}
 }
 
 func textChunks(f *qfile) map[textKey][]string {

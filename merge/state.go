@@ -238,7 +238,7 @@ func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
 		conflicts = append(conflicts, "state.md: the two sides differ")
 	}
 	tx := splitText(outO)
-	merged, _, _ := render(tx.bom, tx.nl, []piece{{ours: tx.lines, theirs: splitText(outT).lines}})
+	merged, _, _ := render(tx.bom, tx.nl, []piece{{ours: tx.lines, theirs: splitText(outT).lines}}, nil)
 	return Result{Data: merged, Conflicts: conflicts}, nil
 }
 

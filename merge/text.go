@@ -105,9 +105,11 @@ const (
 )
 
 // piece is one stretch of the result: the same lines on both sides when it
-// merged cleanly, else what ours and theirs would have there.
+// merged cleanly, else what ours and theirs would have there; or, on both
+// sides, a stretch of ours' bytes copied as they are (copied).
 type piece struct {
 	ours, theirs []string
+	copied       *span
 }
 
 func clean(lines []string) piece { return piece{ours: lines, theirs: lines} }
@@ -128,8 +130,10 @@ func (p piece) conflicted() bool {
 // share at its start and end are written once and the rest between
 // conflict markers. ours and theirs are the files each side's version of
 // every conflict would give, for checking. Without a conflict the three
-// are one slice: the file of megabytes is written once.
-func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
+// are one slice: the file of megabytes is written once. The pieces copied
+// from ours are read from c (nil when there are none); a failure to read
+// them is c's err.
+func render(bom bool, nl string, pieces []piece, c *copier) (merged, ours, theirs []byte) {
 	if !slices.ContainsFunc(pieces, piece.conflicted) {
 		var m bytes.Buffer
 		m.Grow(len(utf8BOM) + linesSize(pieces, func(p piece) []string { return p.ours }))
@@ -137,6 +141,9 @@ func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
 			m.WriteString(utf8BOM)
 		}
 		for _, p := range pieces {
+			if p.copied != nil {
+				c.copyTo(&m, *p.copied)
+			}
 			for _, l := range p.ours {
 				m.WriteString(l)
 			}
@@ -159,6 +166,13 @@ func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
 		}
 	}
 	for _, p := range pieces {
+		if p.copied != nil {
+			n := o.Len()
+			c.copyTo(&o, *p.copied)
+			t.Write(o.Bytes()[n:])
+			m.Write(o.Bytes()[n:])
+			lastEOL = o.Len() == n || bytes.HasSuffix(o.Bytes(), []byte("\n"))
+		}
 		write(&o, p.ours)
 		write(&t, p.theirs)
 		if !p.conflicted() {
@@ -206,6 +220,9 @@ func render(bom bool, nl string, pieces []piece) (merged, ours, theirs []byte) {
 // linesSize is the size of one side of the pieces.
 func linesSize(pieces []piece, side func(piece) []string) (n int) {
 	for _, p := range pieces {
+		if p.copied != nil {
+			n += int(p.copied.to - p.copied.from)
+		}
 		for _, l := range side(p) {
 			n += len(l)
 		}

@@ -28,7 +28,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 	}
 	var vs [3]version
 	for i, src := range []merge.Source{base, ours, theirs} {
-		b, err := src()
+		b, err := src.Bytes()
 		if err != nil {
 			return nil, err
 		}
@@ -92,10 +92,10 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 		if i == 0 && rev == "" {
 			continue // no common history: no base
 		}
-		qs[i] = func() ([]byte, error) {
+		qs[i] = merge.Reader(func() ([]byte, error) {
 			b, _, err := g.blob(rev + ":" + sib)
 			return b, err
-		}
+		})
 	}
 	return merge.Plan(qs[0], qs[1], qs[2])
 }

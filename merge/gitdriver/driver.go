@@ -33,7 +33,7 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	}()
 	// The versions are read when the merge asks, so that it never holds
 	// all of them at once.
-	file := func(name string) merge.Source { return func() ([]byte, error) { return os.ReadFile(name) } }
+	file := merge.File
 	var res merge.Result
 	var err error
 	switch path.Base(filepath.ToSlash(p)) {
