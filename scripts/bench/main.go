@@ -172,7 +172,10 @@ func run(engineBin, floorBin string, runs int, sizes, cmds, base string, rss boo
 	defer devnull.Close()
 	env := childEnv()
 	if rss {
-		return measureRSS(engineBin, runs, ns, root, env, devnull)
+		if err := measureRSS(engineBin, runs, ns, root, env, devnull); err != nil {
+			return err
+		}
+		return measureMergeRSS(engineBin, runs, ns, root, env, devnull)
 	}
 
 	fmt.Printf("workspaces in %s; %d runs of each program per command and size; medians (engine/floor: of\n", base, runs)
@@ -283,8 +286,13 @@ func met(ok bool) string {
 // timed runs a program and returns its wall time and peak RSS in KiB. Its
 // exit code must be exit; its stdout goes to out.
 func timed(args, env []string, out *os.File, exit int) (time.Duration, int64, error) {
+	return timedIn("", args, env, out, exit)
+}
+
+// timedIn is timed, the program run in the directory dir.
+func timedIn(dir string, args, env []string, out *os.File, exit int) (time.Duration, int64, error) {
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdout = out
 	var errb strings.Builder
 	cmd.Stderr = &errb
