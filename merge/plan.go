@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"math"
@@ -249,49 +248,6 @@ func ownLines(s string) []string {
 		return lines
 	}
 	return splitLines(strings.Clone(s))
-}
-
-// reread reads the version again, which must be the one summed up.
-func (f *qfile) reread() ([]byte, error) {
-	b, err := f.src.Bytes()
-	if err != nil {
-		return nil, err
-	}
-	if sha256.Sum256(b) != f.sum {
-		return nil, fmt.Errorf("%s changed while it was merged", f.name)
-	}
-	return b, nil
-}
-
-// fetch reads again the text of the blocks need asks for, from a stream
-// of the version: only their bytes are held.
-func (f *qfile) fetch(need func(*qblock) bool) error {
-	r, err := f.src.stream()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	c := &copier{name: f.name, r: r}
-	var w bytes.Buffer
-	for _, blk := range f.blocks {
-		if need(blk) {
-			w.Reset()
-			if err := c.copyTo(&w, f.span(blk)); err != nil {
-				return err
-			}
-			blk.text = w.String()
-		}
-	}
-	return nil
-}
-
-// span is where a block's bytes are in the version.
-func (f *qfile) span(b *qblock) span {
-	off := int64(0)
-	if f.bom {
-		off = int64(len(utf8BOM))
-	}
-	return span{from: off + int64(b.start), to: off + int64(b.end), sum: b.sum}
 }
 
 // oneSpaced is s with its white space runs as one space and none at

@@ -136,62 +136,6 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	return Result{Data: merged, Conflicts: conflicts, Renamed: renamed}, nil
 }
 
-// whole is a version as the result, read again: it must still be the one
-// planned with.
-func whole(f *qfile) (Result, error) {
-	data, err := f.reread()
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Data: bytes.Clone(data)}, nil
-}
-
-// fetch reads again the text of the blocks the merge changes or adds: the
-// versions of ours, theirs and the base of each question the merge
-// changes, and theirs' blocks that come after ours. One version is read at
-// a time, and only the texts needed are kept. Ours' last block is read
-// too: what follows it is written after its last line. Ours' other blocks
-// are copied into the result as they are, from a stream of ours (asIs).
-func (p *plan) fetch() error {
-	needB, needO, needT := map[*qblock]bool{}, map[*qblock]bool{}, map[*qblock]bool{}
-	if n := len(p.o.blocks); n > 0 {
-		needO[p.o.blocks[n-1]] = true
-	}
-	for i, pr := range p.pairs {
-		if o := p.o.blocks[i]; pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t)) {
-			needO[o], needT[pr.t] = true, true
-			if pr.base != nil {
-				needB[pr.base] = true
-			}
-		}
-	}
-	for _, t := range p.added {
-		needT[t] = true
-	}
-	for _, v := range []struct {
-		f    *qfile
-		need map[*qblock]bool
-	}{{p.b, needB}, {p.o, needO}, {p.t, needT}} {
-		if len(v.need) > 0 {
-			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// asIs is a block of the version as the result has it unchanged: its
-// lines when they were fetched, else its bytes, copied from a stream of
-// the version when the result is written.
-func (f *qfile) asIs(b *qblock) piece {
-	if b.text != "" {
-		return clean([]string{b.text}) // the block's lines as one
-	}
-	s := f.span(b)
-	return piece{copied: &s}
-}
-
 func textChunks(f *qfile) map[textKey][]string {
 	m := map[textKey][]string{}
 	for _, c := range f.texts {

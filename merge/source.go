@@ -102,3 +102,102 @@ func (c *copier) copyTo(w *bytes.Buffer, s span) error {
 	c.at = s.to
 	return nil
 }
+
+// reread reads the version again, which must be the one summed up.
+func (f *qfile) reread() ([]byte, error) {
+	b, err := f.src.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	if sha256.Sum256(b) != f.sum {
+		return nil, fmt.Errorf("%s changed while it was merged", f.name)
+	}
+	return b, nil
+}
+
+// fetch reads again the text of the blocks need asks for, from a stream
+// of the version: only their bytes are held.
+func (f *qfile) fetch(need func(*qblock) bool) error {
+	r, err := f.src.stream()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	c := &copier{name: f.name, r: r}
+	var w bytes.Buffer
+	for _, blk := range f.blocks {
+		if need(blk) {
+			w.Reset()
+			if err := c.copyTo(&w, f.span(blk)); err != nil {
+				return err
+			}
+			blk.text = w.String()
+		}
+	}
+	return nil
+}
+
+// span is where a block's bytes are in the version.
+func (f *qfile) span(b *qblock) span {
+	off := int64(0)
+	if f.bom {
+		off = int64(len(utf8BOM))
+	}
+	return span{from: off + int64(b.start), to: off + int64(b.end), sum: b.sum}
+}
+
+// whole is a version as the result, read again: it must still be the one
+// planned with.
+func whole(f *qfile) (Result, error) {
+	data, err := f.reread()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Data: bytes.Clone(data)}, nil
+}
+
+// fetch reads again the text of the blocks the merge changes or adds: the
+// versions of ours, theirs and the base of each question the merge
+// changes, and theirs' blocks that come after ours. One version is read at
+// a time, and only the texts needed are kept. Ours' last block is read
+// too: what follows it is written after its last line. Ours' other blocks
+// are copied into the result as they are, from a stream of ours (asIs).
+func (p *plan) fetch() error {
+	needB, needO, needT := map[*qblock]bool{}, map[*qblock]bool{}, map[*qblock]bool{}
+	if n := len(p.o.blocks); n > 0 {
+		needO[p.o.blocks[n-1]] = true
+	}
+	for i, pr := range p.pairs {
+		if o := p.o.blocks[i]; pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t)) {
+			needO[o], needT[pr.t] = true, true
+			if pr.base != nil {
+				needB[pr.base] = true
+			}
+		}
+	}
+	for _, t := range p.added {
+		needT[t] = true
+	}
+	for _, v := range []struct {
+		f    *qfile
+		need map[*qblock]bool
+	}{{p.b, needB}, {p.o, needO}, {p.t, needT}} {
+		if len(v.need) > 0 {
+			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// asIs is a block of the version as the result has it unchanged: its
+// lines when they were fetched, else its bytes, copied from a stream of
+// the version when the result is written.
+func (f *qfile) asIs(b *qblock) piece {
+	if b.text != "" {
+		return clean([]string{b.text}) // the block's lines as one
+	}
+	s := f.span(b)
+	return piece{copied: &s}
+}
