@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -46,12 +45,7 @@ func measureMergeRSS(engineBin string, runs int, ns []int, root string, env []st
 				}
 				rss = append(rss, r)
 			}
-			slices.Sort(rss)
-			verdict := ""
-			if n == 10000 {
-				verdict = "under 32 MB: " + met(rss[len(rss)/2] < 32*1024)
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", name, n, mb(rss[len(rss)/2]), mb(rss[len(rss)-1]), verdict)
+			rssRow(tw, name, n, rss)
 		}
 	}
 	return tw.Flush()
