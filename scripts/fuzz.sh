@@ -7,8 +7,10 @@
 # Go 1.26's fuzzing coordinator can report a bare "context deadline
 # exceeded" when -fuzztime ends while a worker is busy (golang/go#75804,
 # fixed in Go 1.27): nothing was found and no input is written. Such a run
-# is repeated once; a failure that writes an input, panics or fails a check
-# stops the script at once, as does the same bare failure twice.
+# counts as done when the fuzzer had run inputs (its progress lines say
+# "execs: N"), else it is repeated once; a failure that writes an input,
+# panics or fails a check stops the script at once, as does the same bare
+# failure twice without an input run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-2m}
@@ -41,6 +43,10 @@ for dir in $(for f in $files; do dirname "${f#./}"; done | sort -u); do
   for target in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$dir"/*_test.go); do
     echo "fuzz ./$dir $target for $fuzztime"
     if fuzz "$dir" "$pkg" "$target"; then
+      continue
+    fi
+    if deadline_only && grep -qE 'execs: [1-9]' <<<"$out"; then
+      echo "  the fuzzing engine stopped at its deadline after $(grep -oE 'execs: [0-9]+' <<<"$out" | tail -1) with nothing found"
       continue
     fi
     if deadline_only; then
