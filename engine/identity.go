@@ -62,13 +62,8 @@ func (e *Engine) staleResume(f *files) []correction {
 		return nil
 	}
 	phase, _ := s.Get("phase")
-	for i := 0; ; {
-		start, end := qid.Index(next, i)
-		if start < 0 {
-			return nil
-		}
-		i = end
-		b := f.questions.Find(next[start:end])
+	for id := range qid.All(next) {
+		b := f.questions.Find(id)
 		if b == nil || b.Value("status") == StatusOpen || next != expand(e.Templates.Resume, b.QID, phase, b.Value("slice")) {
 			continue
 		}
@@ -77,6 +72,7 @@ func (e *Engine) staleResume(f *files) []correction {
 		return []correction{{file: mdstore.StateFile, problem: "next_action answers " + b.QID + ", which is " + b.Value("status"),
 			did: "next_action is " + valueOf(s, "next_action")}}
 	}
+	return nil
 }
 
 // describeAwaited: a merge that pauses on a question neither side's
@@ -300,13 +296,12 @@ func earlierIDs(questions []byte) map[string]bool {
 			continue
 		}
 		if _, ids, ok := mdstore.FieldLine(string(line)); ok {
-			qid.Map(ids, func(id string) string {
+			for id := range qid.All(ids) {
 				if was == nil {
 					was = map[string]bool{}
 				}
 				was[id] = true
-				return id
-			})
+			}
 		}
 	}
 	return was

@@ -25,16 +25,10 @@ func (s *State) Mentions() iter.Seq[Mention] {
 				continue
 			}
 			for i := sec.head + 1; i < sec.end; i++ {
-				t := s.d.lines[i].text
-				for at := 0; ; {
-					start, end := qid.Index(t, at)
-					if start < 0 {
-						break
-					}
-					if !yield(Mention{QID: t[start:end], Line: i + 1}) {
+				for id := range qid.All(s.d.lines[i].text) {
+					if !yield(Mention{QID: id, Line: i + 1}) {
 						return
 					}
-					at = end
 				}
 			}
 		}

@@ -150,27 +150,14 @@ func (v *stateSide) owed(pending []string) []string {
 	if v.status != running {
 		return owed // next_action is the pause's or the stop's own command
 	}
-	next := v.cursor["next_action"]
-	for i := 0; ; {
-		start, end := qid.Index(next, i)
-		if start < 0 {
-			return owed
-		}
-		id := next[start:end]
-		i = end
+	for id := range qid.All(v.cursor["next_action"]) {
 		if !slices.Contains(owed, id) && (slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
 			return strings.Contains(l.text, "rejected "+id) || strings.Contains(l.text, "provisional "+id)
 		})) {
 			owed = append(owed, id)
 		}
 	}
-}
-
-// namedIn are the ids next_action names.
-func namedIn(next string) []string {
-	var named []string
-	qid.Map(next, func(id string) string { named = append(named, id); return id })
-	return named
+	return owed
 }
 
 // compose merges the stop, the pauses and the re-scopes of the three
@@ -290,7 +277,7 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 	for i := range 2 {
 		next := c.keys["next_action"][i].v
 		isRunning := c.keys["status"][i].v == running
-		named := namedIn(next)
+		named := slices.Collect(qid.All(next))
 		// carried: a side whose next_action is the merged one owes id there.
 		carried := func(id string) bool {
 			return o.cursor["next_action"] == next && slices.Contains(owedO, id) ||

@@ -1,6 +1,9 @@
 package qid
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Index finds the first canonical question id in s at or after byte i, as
 // a whole word: not preceded by a letter, digit, '-' or '_', and not
@@ -22,6 +25,20 @@ func Index(s string, i int) (start, end int) {
 			return start, end
 		}
 		i = start + 2
+	}
+}
+
+// All yields the canonical question ids in s, in order, as Index finds
+// them.
+func All(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; ; {
+			start, end := Index(s, i)
+			if start < 0 || !yield(s[start:end]) {
+				return
+			}
+			i = end
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package qid
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,26 @@ func TestMap(t *testing.T) {
 		if got := Map(in, f); got != want {
 			t.Errorf("Map(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// All yields the ids Map would replace, in order, and stops when asked.
+func TestAll(t *testing.T) {
+	for in, want := range map[string][]string{
+		"resolve q-2026-11-29-001 now":                          {"q-2026-11-29-001"},
+		"q-2026-11-29-001,q-2026-11-29-1000 (q-2026-11-30-002)": {"q-2026-11-29-001", "q-2026-11-29-1000", "q-2026-11-30-002"},
+		"xq-2026-11-29-001 q-2026-11-29-0012 no id here":        {"q-2026-11-29-0012"},
+		"no id here, nor q-2026-11-29":                          nil,
+		"":                                                      nil,
+	} {
+		if got := slices.Collect(All(in)); !slices.Equal(got, want) {
+			t.Errorf("All(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for id := range All("q-2026-11-29-001 q-2026-11-29-002") {
+		if id != "q-2026-11-29-001" {
+			t.Fatalf("All went on after its loop stopped: %s", id)
+		}
+		break
 	}
 }
