@@ -152,12 +152,26 @@ func (v *stateSide) owed(pending []string) []string {
 	}
 	for id := range qid.All(v.cursor["next_action"]) {
 		if !slices.Contains(owed, id) && (slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
-			return strings.Contains(l.text, "rejected "+id) || strings.Contains(l.text, "provisional "+id)
+			return says(l.text, "rejected ", id) || says(l.text, "provisional ", id)
 		})) {
 			owed = append(owed, id)
 		}
 	}
 	return owed
+}
+
+// says reports whether text names id right after word, as a whole id.
+func says(text, word, id string) bool {
+	for i := 0; ; {
+		start, end := qid.Index(text, i)
+		if start < 0 {
+			return false
+		}
+		if text[start:end] == id && strings.HasSuffix(text[:start], word) {
+			return true
+		}
+		i = end
+	}
 }
 
 // compose merges the stop, the pauses and the re-scopes of the three

@@ -436,6 +436,16 @@ func TestState(t *testing.T) {
 				"2026-11-29T10:00:00Z build: rejected q-2026-11-28-001; next: /rite-plan reslice --feedback q-2026-11-28-001"),
 		},
 		{
+			// More than 999 questions a day: q-…-1000 starts with q-…-100.
+			name:   "a rejection of another id that starts with the one next_action names owes nothing",
+			base:   state(running, nil, start),
+			ours:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build --after q-2026-11-28-100"}, {"schema", "4"}}, nil, start, "2026-11-29T10:00:00Z build: rejected q-2026-11-28-1000; next: /rite-build --after q-2026-11-28-100"),
+			theirs: state(pT, aT, start),
+			r:      renumbered,
+			want: state(pT2, aT2, start,
+				"2026-11-29T10:00:00Z build: rejected q-2026-11-28-1000; next: /rite-build --after q-2026-11-28-100"),
+		},
+		{
 			name:   "next_action and active_slice changed on both sides while running: the later Log wins",
 			base:   state(append(running, [2]string{"active_slice", "1"}), nil, start),
 			ours:   state([][2]string{{"phase", "build"}, {"status", "running"}, {"next_action", "/rite-build 2"}, {"schema", "4"}, {"active_slice", "2"}}, nil, start, "2026-11-29T11:00:00Z build: slice 2"),
