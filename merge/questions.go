@@ -71,8 +71,8 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	}
 	for i, ob := range o.blocks {
 		textsBefore(i)
-		pr := p.pairs[ob.n]
-		if pr.t == nil || pr.t.qid == ob.qid && unchanged(pr.base, ob, pr.t) {
+		pr, changes := p.changes(ob)
+		if !changes {
 			pieces = append(pieces, o.asIs(ob))
 			e := expect{ob.qid, ob.status, ob.answer}
 			wantO, wantT = append(wantO, e), append(wantT, e)
@@ -207,6 +207,14 @@ func breakBefore(pieces []piece, nl string) []piece {
 		pieces = append(pieces, clean([]string{nl}))
 	}
 	return pieces
+}
+
+// changes reports whether the merge changes ours' block o, and with which
+// versions of its question: theirs' (under another id, or changed other
+// than as ours), and the base's.
+func (p *plan) changes(o *qblock) (pairing, bool) {
+	pr := p.pairs[o.n]
+	return pr, pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t))
 }
 
 // unchanged reports, without decoding them, that merging theirs' version

@@ -115,9 +115,9 @@ func (f *qfile) reread() ([]byte, error) {
 	return b, nil
 }
 
-// fetch reads again the text of the blocks need asks for, from a stream
-// of the version: only their bytes are held.
-func (f *qfile) fetch(need func(*qblock) bool) error {
+// fetch reads again the text of the blocks in need, from a stream of the
+// version: only their bytes are held.
+func (f *qfile) fetch(need map[*qblock]bool) error {
 	r, err := f.src.stream()
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func (f *qfile) fetch(need func(*qblock) bool) error {
 	c := &copier{name: f.name, r: r}
 	var w bytes.Buffer
 	for _, blk := range f.blocks {
-		if need(blk) {
+		if need[blk] {
 			w.Reset()
 			if err := c.copyTo(&w, f.span(blk)); err != nil {
 				return err
@@ -167,8 +167,8 @@ func (p *plan) fetch() error {
 	if n := len(p.o.blocks); n > 0 {
 		needO[p.o.blocks[n-1]] = true
 	}
-	for i, pr := range p.pairs {
-		if o := p.o.blocks[i]; pr.t != nil && (pr.t.qid != o.qid || !unchanged(pr.base, o, pr.t)) {
+	for _, o := range p.o.blocks {
+		if pr, ok := p.changes(o); ok {
 			needO[o], needT[pr.t] = true, true
 			if pr.base != nil {
 				needB[pr.base] = true
@@ -183,7 +183,7 @@ func (p *plan) fetch() error {
 		need map[*qblock]bool
 	}{{p.b, needB}, {p.o, needO}, {p.t, needT}} {
 		if len(v.need) > 0 {
-			if err := v.f.fetch(func(b *qblock) bool { return v.need[b] }); err != nil {
+			if err := v.f.fetch(v.need); err != nil {
 				return err
 			}
 		}

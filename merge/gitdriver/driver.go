@@ -33,15 +33,14 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	}()
 	// The versions are read when the merge asks, so that it never holds
 	// all of them at once.
-	file := merge.File
 	var res merge.Result
 	var err error
 	switch path.Base(filepath.ToSlash(p)) {
 	case mdstore.QuestionsFile:
-		res, err = merge.Questions(file(o), file(a), file(b))
+		res, err = merge.Questions(merge.File(o), merge.File(a), merge.File(b))
 	case mdstore.StateFile, mdstore.DecisionsFile:
 		var r *merge.Renumbering
-		if r, err = siblingPlan(ctx, p, file(o), file(a), file(b)); err != nil {
+		if r, err = siblingPlan(ctx, p, merge.File(o), merge.File(a), merge.File(b)); err != nil {
 			return giveUp(err)
 		}
 		var data [3][]byte
