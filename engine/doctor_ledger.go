@@ -50,12 +50,12 @@ func recordOf(e *mdstore.Block) recorded {
 	return recorded{id: id, status: status, line: e.Line(), entry: e}
 }
 
-// sameQuestion reports whether the entry is about block b's question (its
-// question text, when the entry has one): an entry under an id that a
-// renumbering gave to another question is not.
+// sameQuestion reports whether the entry is about block b's question
+// (mdstore.RecordsQuestion): an entry under an id that a renumbering gave
+// to another question, or of another question asking the same text, is
+// not.
 func (r recorded) sameQuestion(b *mdstore.Block) bool {
-	q, ok := r.entry.Get("question")
-	return !ok || q == b.Value("question")
+	return mdstore.RecordsQuestion(r.entry.Value("question"), r.entry.Value("raised_at"), b.Value("question"), b.Value("raised_at"))
 }
 
 // recordedDecision is the last final decision of id, if decisions.md has

@@ -200,12 +200,10 @@ func namesAny(ids iter.Seq[string], set map[string]bool) bool {
 	return false
 }
 
-// records reports whether the decision r is of b's question: asking the
-// text r copied, and raised at the time r copied where both have one (two
-// questions may ask one text).
+// records reports whether the decision r is of b's question
+// (mdstore.RecordsQuestion).
 func records(r mdstore.DecisionRecord, b *mdstore.Block) bool {
-	at := strings.TrimSpace(b.Value("raised_at"))
-	return sameText(b.Value("question"), r.Question) && (r.RaisedAt == "" || at == "" || at == r.RaisedAt)
+	return mdstore.RecordsQuestion(r.Question, r.RaisedAt, b.Value("question"), b.Value("raised_at"))
 }
 
 // followDecisions: an entry of decisions.md belongs to the question whose

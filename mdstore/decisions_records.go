@@ -32,6 +32,27 @@ func DecisionRecords(b []byte) []DecisionRecord {
 	return out
 }
 
+// RecordsQuestion reports whether a decision that copied the question text
+// asked and the raise time raised (a DecisionRecord's Question and
+// RaisedAt) is of the question that asks question and was raised at
+// raisedAt, by SameAsking. A decision that copied no text (one written by
+// hand) cannot tell, and is taken as its id's question's.
+func RecordsQuestion(asked, raised, question, raisedAt string) bool {
+	asked = oneLine(asked)
+	return asked == "" || SameAsking(asked, strings.TrimSpace(raised), oneLine(question), strings.TrimSpace(raisedAt))
+}
+
+// SameAsking is the rule that tells whether two copies (a decision, a
+// question) are of one question, over normalised values: text is the
+// question's text with its white-space runs as one space (or a digest of
+// it), raised its raise time, "" where a copy has none. The texts agree,
+// and so do the raise times where both have one: two questions may ask one
+// text, and two clones raise in one second, so neither alone is an
+// identity.
+func SameAsking[T comparable](text T, raised string, otherText T, otherRaised string) bool {
+	return text == otherText && (raised == "" || otherRaised == "" || raised == otherRaised)
+}
+
 // Same reports whether two entries record the same thing: the same title
 // and fields.
 func (r DecisionRecord) Same(o DecisionRecord) bool { return r.Title == o.Title && r.body == o.body }

@@ -250,7 +250,7 @@ func trimSpan(t string, a, b int) [2]int {
 
 // oneLine folds a value onto one line: state.md keeps one line per key.
 func oneLine(v string) string {
-	return strings.Join(strings.Fields(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(v)), " ")
+	return strings.Join(strings.Fields(v), " ") // line breaks are white space
 }
 
 // Encoding is Table or Bullets.

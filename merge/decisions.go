@@ -101,10 +101,9 @@ func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, ve
 	return e
 }
 
-// sameQuestion: two entries copied one question: its text, and its raise
-// time when both copied one (two questions may ask one text).
+// sameQuestion: two entries copied one question (mdstore.SameAsking).
 func (e *dentry) sameQuestion(o *dentry) bool {
-	return e.asks == o.asks && (e.raised == "" || o.raised == "" || e.raised == o.raised)
+	return mdstore.SameAsking(e.asks, e.raised, o.asks, o.raised)
 }
 
 // Decisions merges three versions of decisions.md: the entries of both, in
