@@ -29,11 +29,11 @@ var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by"
 
 // recordedDecisions returns, by qid, the last entry of decisions.md (of its
 // blocks, mdstore.DecisionBlocks) that records a final status (recordOf).
-func recordedDecisions(ledger []*mdstore.Block) map[string]*mdstore.Block {
-	out := make(map[string]*mdstore.Block, len(ledger))
+func recordedDecisions(ledger []*mdstore.Block) map[string]recorded {
+	out := make(map[string]recorded, len(ledger))
 	for _, e := range ledger {
 		if r := recordOf(e); r.id != "" {
-			out[r.id] = e
+			out[r.id] = r
 		}
 	}
 	return out
@@ -65,11 +65,8 @@ func recordedDecision(b []byte, id string) (recorded, bool) {
 	if !bytes.Contains(b, []byte("## "+id+" ")) {
 		return recorded{}, false
 	}
-	e, ok := recordedDecisions(mdstore.DecisionBlocks(b))[id]
-	if !ok {
-		return recorded{}, false
-	}
-	return recordOf(e), true
+	r, ok := recordedDecisions(mdstore.DecisionBlocks(b))[id]
+	return r, ok
 }
 
 // reverted is a question whose block disagrees with its recorded decision:
@@ -91,21 +88,19 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 	repeated := repeatedIDs(w.questions)
 	found := map[string]*mdstore.Block{} // the recorded ids' blocks that are open
 	for _, b := range w.questions.Blocks() {
-		e, ok := rec[b.QID]
-		if !ok || repeated[b.QID] {
+		r, ok := rec[b.QID]
+		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); v[0] != StatusOpen || !recordOf(e).sameQuestion(b) {
-			delete(rec, b.QID) // the block agrees, or is another question
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !r.sameQuestion(b) {
+			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
 		found[b.QID] = b
 	}
-	var out []reverted
-	for id, e := range rec {
-		if !repeated[id] {
-			out = append(out, reverted{recordOf(e), found[id]})
-		}
+	out := make([]reverted, 0, len(rec))
+	for id, r := range rec {
+		out = append(out, reverted{r, found[id]})
 	}
 	slices.SortFunc(out, func(a, b reverted) int { return a.line - b.line })
 	return out
