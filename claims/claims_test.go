@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 var now = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
@@ -85,6 +87,37 @@ func TestHeld(t *testing.T) {
 				t.Errorf("got held %v, want %v", got, tc.held)
 			}
 		})
+	}
+}
+
+// TestCheck: Check normalises the paths, names the holds of other sessions
+// and the lines it skipped; a bad session or path, or a Store without a
+// .devrites directory, is refused.
+func TestCheck(t *testing.T) {
+	s := store(t)
+	if err := os.WriteFile(s.Path(), []byte(devritesFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chk, err := s.Check("agent-a", []string{"pkg/pay/round.go/", "docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(chk.Paths, " ") != "docs pkg/pay/round.go" || len(chk.Holds) != 1 || chk.Holds[0].Claim.Session != "agent-b" || len(chk.Problems) != 3 {
+		t.Errorf("got %+v, want docs and pkg/pay/round.go, held by agent-b, and 3 problems", chk)
+	}
+	if chk, err := s.Check("agent-b", []string{"pkg/pay"}); err != nil || len(chk.Holds) != 0 {
+		t.Errorf("its own claim: got %+v, %v; want no holds", chk, err)
+	}
+	if _, err := s.Check("a b", []string{"x"}); !errors.Is(err, ErrUsage) {
+		t.Errorf("bad session: got %v, want a usage error", err)
+	}
+	if _, err := s.Check("", []string{"../x"}); !errors.Is(err, ErrUsage) {
+		t.Errorf("bad path: got %v, want a usage error", err)
+	}
+	t.Chdir(filepath.Dir(s.Path())) // a claims.jsonl here must not be read
+	s.Dir = ""
+	if _, err := s.Check("agent-a", []string{"pkg"}); !errors.Is(err, mdstore.ErrNoWorkspace) || !strings.Contains(err.Error(), "no .devrites directory") {
+		t.Errorf("no .devrites directory: got %v, want it refused", err)
 	}
 }
 

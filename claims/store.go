@@ -30,6 +30,51 @@ func (s Store) Path() string { return filepath.Join(s.Dir, File) }
 // Read reads the claims without the lock.
 func (s Store) Read() (*Set, error) { return Read(s.Dir) }
 
+// Checked is what Check found.
+type Checked struct {
+	Paths    []string  // the paths asked for, normalised
+	Holds    []Hold    // the live claims of other sessions that hold them
+	Problems []Problem // the lines of the file that were skipped
+}
+
+// Check reads, without the lock, which of paths live claims of sessions
+// other than session ("": of every session) hold. A Store without a
+// .devrites directory is refused: its file would be claims.jsonl in the
+// working directory, not the project's.
+func (s Store) Check(session string, paths []string) (Checked, error) {
+	if session != "" {
+		if err := CheckSession(session); err != nil {
+			return Checked{}, err
+		}
+	}
+	paths, err := Paths(paths)
+	if err != nil {
+		return Checked{}, err
+	}
+	if s.Dir == "" {
+		return Checked{}, mdstore.Errorf(mdstore.ErrNoWorkspace, "no .devrites directory to read %s from: a feature directory outside .devrites has no claims", File)
+	}
+	set, err := s.Read()
+	if err != nil {
+		return Checked{}, err
+	}
+	return Checked{Paths: paths, Holds: set.Held(paths, session, s.Now()), Problems: set.Problems}, nil
+}
+
+// Warnings say which lines of the file a read skipped: none, or one line
+// naming how many and the first.
+func (s Store) Warnings(problems []Problem) []string {
+	if len(problems) == 0 {
+		return nil
+	}
+	lines := "1 unreadable line"
+	if n := len(problems); n > 1 {
+		lines = fmt.Sprintf("%d unreadable lines", n)
+	}
+	return []string{fmt.Sprintf("%s: %s skipped (first at line %d: %s); see: devrites-engine doctor",
+		filepath.Join(filepath.Base(s.Dir), File), lines, problems[0].Line, problems[0].Text)}
+}
+
 // AddRequest is a claim to make; its paths and session are checked.
 type AddRequest struct {
 	Session string

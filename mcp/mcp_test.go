@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -39,16 +40,22 @@ type project struct {
 }
 
 func newProject(t *testing.T) *project {
+	return newProjectAt(t, func(dir string) mdstore.Locator { return mdstore.Locator{Root: dir} })
+}
+
+// newProjectAt is newProject with the workspace that locator finds in
+// the project directory.
+func newProjectAt(t *testing.T, locator func(dir string) mdstore.Locator) *project {
 	t.Helper()
 	dir := t.TempDir()
-	ws, err := engine.Init(mdstore.Locator{Root: dir}, "pay", clock)
+	ws, err := engine.Init(locator(dir), "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &project{t: t, dir: dir, ws: ws.Dir}
 	p.server = mcp.New(mcp.Options{
 		Open: func() (*engine.Engine, error) {
-			ws, err := mdstore.Find(mdstore.Locator{Root: dir})
+			ws, err := mdstore.Find(locator(dir))
 			if err != nil {
 				return nil, err
 			}
@@ -481,6 +488,43 @@ func TestRaiseClaimCheck(t *testing.T) {
 	mine["session"] = "other"
 	if out := call[mcp.RaiseOutput](t, cs, "raise_question", mine); out.QID == "" || out.Outcome != "paused" {
 		t.Errorf("a raise on the session's own claim and a path nobody holds: %+v, want it paused", out)
+	}
+}
+
+// TestRaiseClaimCheckOutsideDevrites: a workspace outside any .devrites
+// directory has no claims file, so a raise with paths is refused, clearly;
+// no claims.jsonl of the server's working directory is read or written.
+func TestRaiseClaimCheckOutsideDevrites(t *testing.T) {
+	p := newProjectAt(t, func(dir string) mdstore.Locator { return mdstore.Locator{Workspace: filepath.Join(dir, "pay")} })
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	cs := p.connect("plain", nil, nil)
+	before := p.files()
+	got := callErr(t, cs, "raise_question", map[string]any{"gate": "advisory", "question": "CSV?", "options": []string{"CSV"},
+		"session": "me", "paths": []string{"pay"}})
+	if want := "devrites-engine: question raise: no .devrites directory to read claims.jsonl from: a feature directory outside .devrites has no claims\nkind: no-workspace"; !strings.Contains(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, err := os.Lstat(filepath.Join(cwd, claims.File)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s in the working directory: %v", claims.File, err)
+	}
+	if after := p.files(); !maps.Equal(before, after) {
+		t.Error("files changed by a refused raise")
+	}
+}
+
+// TestRaiseClaimCheckProblems: lines of the claims file that do not read
+// are skipped, and the raise's warnings say so, as the command line's do.
+func TestRaiseClaimCheckProblems(t *testing.T) {
+	p := newProject(t)
+	if err := os.WriteFile(filepath.Join(p.dir, ".devrites", claims.File), []byte("not json\n{\"id\":\"cl-1\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := call[mcp.RaiseOutput](t, p.connect("plain", nil, nil), "raise_question", map[string]any{"gate": "advisory",
+		"question": "CSV?", "options": []string{"CSV"}, "session": "me", "paths": []string{"pay"}})
+	want := ".devrites/claims.jsonl: 2 unreadable lines skipped (first at line 1: not a JSON object); see: devrites-engine doctor"
+	if out.Outcome != "paused" || !slices.Contains(out.Warnings, want) {
+		t.Errorf("got %+v, want paused with the warning %q", out, want)
 	}
 }
 

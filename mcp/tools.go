@@ -179,7 +179,8 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 			return nil, RaiseOutput{}, err
 		}
 	} else {
-		if err := claimCheck(eng, in.Session, in.Paths); err != nil {
+		warnings, err := claimCheck(eng, in.Session, in.Paths)
+		if err != nil {
 			return nil, RaiseOutput{}, t.fail("question raise", err)
 		}
 		r := engine.RaiseRequest{Slice: in.Slice, Gate: in.Gate, Question: in.Question, Options: in.Options, Proposed: in.Proposed,
@@ -188,7 +189,7 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 		if err != nil {
 			return nil, RaiseOutput{}, t.fail("question raise", err)
 		}
-		out = RaiseOutput{QID: res.QID, Outcome: res.Outcome, Question: res.Question, Warnings: res.Warnings}
+		out = RaiseOutput{QID: res.QID, Outcome: res.Outcome, Question: res.Question, Warnings: append(warnings, res.Warnings...)}
 		if res.Outcome == engine.Paused && formsOf(req.Session) { // what AFK decided is never asked
 			if input := t.ask(ctx, req.Session, eng, &out); input != nil {
 				return input, RaiseOutput{}, nil
@@ -204,26 +205,25 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 // claimCheck refuses a raise for work on paths that another session holds
 // live (SPEC §26), as question raise --claim-check does: the person's answer
 // would not let the agent work on them, so it does other work and checks
-// again. Without paths every raise goes through.
-func claimCheck(eng *engine.Engine, session string, paths []string) error {
+// again. Without paths every raise goes through; with them, a session is
+// needed (its own claims do not count). It returns the warnings of the
+// read: the lines of the claims file it skipped.
+func claimCheck(eng *engine.Engine, session string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := claims.CheckSession(session); err != nil {
-		return err
+		return nil, err
 	}
-	clean, err := claims.Paths(paths)
+	s := claims.Store{Dir: eng.WS.Devrites, LockTimeout: eng.LockTimeout, Now: eng.Now}
+	chk, err := s.Check(session, paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	set, err := claims.Store{Dir: eng.WS.Devrites, LockTimeout: eng.LockTimeout, Now: eng.Now}.Read()
-	if err != nil {
-		return err
+	if len(chk.Holds) > 0 {
+		return nil, &claims.HeldError{Holds: chk.Holds}
 	}
-	if holds := set.Held(clean, session, eng.Now()); len(holds) > 0 {
-		return &claims.HeldError{Holds: holds}
-	}
-	return nil
+	return s.Warnings(chk.Problems), nil
 }
 
 func (t *tools) state(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, StateOutput, error) {

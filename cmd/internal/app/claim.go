@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -83,16 +82,8 @@ func (e *env) readClaims(s claims.Store) (*claims.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := len(set.Problems); n > 0 {
-		e.warn([]string{fmt.Sprintf("%s: %s skipped (first at line %d: %s); see: devrites-engine doctor",
-			claimsName(s), plural(n, "unreadable line"), set.Problems[0].Line, set.Problems[0].Text)})
-	}
+	e.warn(s.Warnings(set.Problems))
 	return set, nil
-}
-
-// claimsName is the claims file as a person in the project names it.
-func claimsName(s claims.Store) string {
-	return filepath.Join(filepath.Base(s.Dir), claims.File)
 }
 
 // requireSession refuses a missing --session, as DevRites does.
@@ -264,22 +255,19 @@ func claimHint(err error, c *cli.Context) error {
 	return err
 }
 
-// heldPaths normalises paths and returns the live claims of sessions
-// other than session ("": every session) that hold them.
-func (e *env) heldPaths(session string, paths []string) ([]string, []claims.Hold, error) {
-	paths, err := claims.Paths(paths)
-	if err != nil {
-		return nil, nil, err
-	}
+// checkClaims checks paths against the project's claims (claims.Store.Check)
+// and warns of the lines it skipped.
+func (e *env) checkClaims(session string, paths []string) (claims.Checked, error) {
 	s, err := e.claimStore()
 	if err != nil {
-		return nil, nil, err
+		return claims.Checked{}, err
 	}
-	set, err := e.readClaims(s)
+	chk, err := s.Check(session, paths)
 	if err != nil {
-		return nil, nil, err
+		return claims.Checked{}, err
 	}
-	return paths, set.Held(paths, session, e.now()), nil
+	e.warn(s.Warnings(chk.Problems))
+	return chk, nil
 }
 
 // raiseClaimCheck refuses a raise with --claim-check while another session
@@ -301,12 +289,12 @@ func (e *env) raiseClaimCheck(c *cli.Context) error {
 	if err := claims.CheckSession(session); err != nil {
 		return err
 	}
-	paths, holds, err := e.heldPaths(session, c.StringSlice("claim-check"))
+	chk, err := e.checkClaims(session, c.StringSlice("claim-check"))
 	if err != nil {
 		return err
 	}
-	if len(holds) > 0 {
-		return mdstore.WithHint(&claims.HeldError{Holds: holds}, append([]string{"nothing was raised"}, heldHints(holds, session, paths)...)...)
+	if len(chk.Holds) > 0 {
+		return mdstore.WithHint(&claims.HeldError{Holds: chk.Holds}, append([]string{"nothing was raised"}, heldHints(chk.Holds, session, chk.Paths)...)...)
 	}
 	return nil
 }
@@ -354,10 +342,11 @@ func cmdClaimCheck(c *cli.Context) error {
 			return err
 		}
 	}
-	paths, holds, err := e.heldPaths(session, c.Args().Slice())
+	chk, err := e.checkClaims(session, c.Args().Slice())
 	if err != nil {
 		return err
 	}
+	paths, holds := chk.Paths, chk.Holds
 	held := []map[string]any{}
 	if len(holds) > 0 {
 		held = heldJSON(&claims.HeldError{Holds: holds})["held"].([]map[string]any)
