@@ -8,10 +8,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devrites/devrites-engine/internal/loopback"
 )
 
 // Path is where the HTTP server answers MCP requests.
@@ -27,13 +28,7 @@ func NewToken() string {
 
 // Loopback reports whether host (a name or an address, without a port)
 // names this machine's loopback interface only.
-func Loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") { // host names are case-insensitive, as serve reads them
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
+func Loopback(host string) bool { return loopback.Is(host) }
 
 // ServeHTTP serves MCP's Streamable HTTP transport on ln, which must listen
 // on loopback, at Path, until ctx ends. A request is served only when its
@@ -68,11 +63,7 @@ func ServeHTTP(ctx context.Context, opts Options, ln net.Listener, token string)
 func guard(token string, next http.Handler) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		if !Loopback(host) {
+		if !loopback.Is(loopback.HostOf(r.Host)) {
 			http.Error(w, "forbidden: the Host header must name a loopback address", http.StatusForbidden)
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/loopback"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -56,7 +57,7 @@ func (l Listen) Check() (*Checked, error) {
 	if err != nil || port == "" {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "--listen %q: want host:port, such as %s", l.Addr, DefaultListen)
 	}
-	if loopback(host) {
+	if loopback.Is(host) {
 		return c, nil
 	}
 	where := c.addr

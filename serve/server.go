@@ -7,7 +7,6 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"net"
 	"net/http"
 	"path/filepath"
 	"runtime"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/caplink"
+	"github.com/devrites/devrites-engine/internal/loopback"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -305,31 +305,13 @@ func secured(h http.Handler) http.Handler {
 // resolve to 127.0.0.1 (DNS rebinding) gets nothing.
 func (s *Server) loopbackHost(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopback(hostOnly(r.Host)) {
+		if !loopback.Is(loopback.HostOf(r.Host)) {
 			s.fail(w, r, http.StatusMisdirectedRequest, "Wrong address",
 				"This server answers only at a loopback address such as 127.0.0.1 or localhost.")
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// hostOnly is the host of a Host header or listen address, without its port
-// or the brackets of an IPv6 address.
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
-}
-
-// loopback reports whether host is a loopback name or address.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // render writes a page of the template name with status.
