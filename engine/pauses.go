@@ -50,30 +50,28 @@ func awaitedOpen(f *files) *mdstore.Block {
 	return nil
 }
 
-// unqueue takes id, just resolved (kind), off the cursor's awaiting_next,
-// with a Log line; it reports whether the queue held it. So state.md
-// changes with the answer, and a merge with a clone that still queues it
-// sees the pause released (otherwise git would take that clone's
-// state.md, which queues an answered question). A rejection of a queued
-// question owes the agent a re-scope as one of the awaited question does:
-// it waits in rescope_pending while the pause holds the agent.
-func (e *Engine) unqueue(s *mdstore.State, id, kind string) bool {
+// unqueue takes id, just resolved, off the cursor's awaiting_next; it
+// reports whether the queue held it. So state.md changes with the answer,
+// and a merge with a clone that still queues it sees the pause released
+// (otherwise git would take that clone's state.md, which queues an
+// answered question).
+func unqueue(s *mdstore.State, id string) bool {
 	queue := splitNames(valueOf(s, "awaiting_next"))
 	if !slices.Contains(queue, id) {
 		return false
 	}
-	if queue = slices.DeleteFunc(queue, func(x string) bool { return x == id }); len(queue) > 0 {
-		s.Set("awaiting_next", strings.Join(queue, ", "))
-	} else {
-		s.Delete("awaiting_next")
-	}
-	text := kind + " " + id + "; no longer queued in awaiting_next"
-	if kind == StatusRejected {
-		e.deferRescope(s, id, text)
-	} else {
-		s.AppendLog(e.logLine(s, text))
-	}
+	setNames(s, "awaiting_next", slices.DeleteFunc(queue, func(x string) bool { return x == id }))
 	return true
+}
+
+// setNames sets the cursor's list key to ids, or deletes it when there
+// are none.
+func setNames(s *mdstore.State, key string, ids []string) {
+	if len(ids) > 0 {
+		s.Set(key, strings.Join(ids, ", "))
+	} else {
+		s.Delete(key)
+	}
 }
 
 // queuedPause takes the first question still open off the cursor's
@@ -86,11 +84,7 @@ func (e *Engine) queuedPause(f *files) *Question {
 	}
 	for i, id := range queue {
 		if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
-			if rest := queue[i+1:]; len(rest) > 0 {
-				s.Set("awaiting_next", strings.Join(rest, ", "))
-			} else {
-				s.Delete("awaiting_next")
-			}
+			setNames(s, "awaiting_next", queue[i+1:])
 			q := fromBlock(b, e.Now())
 			return &q
 		}

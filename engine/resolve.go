@@ -392,15 +392,28 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 	awaited := s.AwaitingQID()
 	switch {
 	case awaited != "" && awaited != id:
-		if e.unqueue(s, id, kind) && !overruled {
+		// A question queued behind the pause comes off the queue; a
+		// rejection or an overruling of it owes a re-scope, pending while
+		// the pause holds the agent. One Log line says it all.
+		queued, text := unqueue(s, id), kind+" "+id
+		if overruled && !rerun {
+			text = kind + " provisional " + id
+		}
+		if queued {
+			text += "; no longer queued in awaiting_next"
+		}
+		switch {
+		case overruled && !rerun:
+			e.deferRescope(s, id, text)
+			return true, fmt.Sprintf("%s; state.md awaits %s, so the re-scope is pending (rescope_pending)", overruledText(id, kind), awaited)
+		case queued && kind == StatusRejected:
+			e.deferRescope(s, id, text)
+			return true, ""
+		case queued:
+			s.AppendLog(e.logLine(s, text))
 			return true, ""
 		}
-		warn := fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
-		if rerun || !overruled {
-			return false, warn
-		}
-		e.deferRescope(s, id, kind+" provisional "+id)
-		return true, fmt.Sprintf("%s; state.md awaits %s, so the re-scope is pending (rescope_pending)", overruledText(id, kind), awaited)
+		return false, fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
 	case awaited == "" && rerun:
 		return false, ""
 	case awaited == "" && !overruled:
