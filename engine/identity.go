@@ -61,10 +61,9 @@ func (e *Engine) staleResume(f *files) []correction {
 	if st, _ := s.Get("status"); st != CursorRunning || !strings.Contains(next, "q-") {
 		return nil
 	}
-	phase, _ := s.Get("phase")
 	for id := range qid.All(next) {
 		b := f.questions.Find(id)
-		if b == nil || b.Value("status") == StatusOpen || next != expand(e.Templates.Resume, b.QID, phase, b.Value("slice")) {
+		if b == nil || b.Value("status") == StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
 			continue
 		}
 		s.Set("next_action", e.continueAction(s, b.QID))
@@ -110,8 +109,7 @@ func (e *Engine) resumeOnPause(f *files) []correction {
 		return nil
 	}
 	e.holdRescope(s)
-	phase, _ := s.Get("phase")
-	s.Set("next_action", expand(e.Templates.Resume, b.QID, phase, b.Value("slice")))
+	s.Set("next_action", e.resumeAction(s, b.QID, b.Value("slice")))
 	return []correction{{file: mdstore.StateFile, problem: "next_action is a re-scope while awaiting " + b.QID, did: "the re-scope is pending; next_action answers " + b.QID}}
 }
 
@@ -376,13 +374,14 @@ func pausedInLog(s *mdstore.State) []string {
 		l := s.Line(i) // not a copy of the file: the Log is most of it
 		raise := false
 		ended = ended[:0]
-		for at := strings.Index(l, "q-"); at >= 0; {
+		for at := 0; ; {
 			start, stop := qid.Index(l, at)
-			if start != at {
-				stop = at + len("q-")
-			} else if before := l[:at]; strings.HasSuffix(before, ": raised ") {
+			if start < 0 {
+				break
+			}
+			if before := l[:start]; strings.HasSuffix(before, ": raised ") {
 				// A raise line names the id it paused on, then its gate.
-				if !strings.Contains(l[at:], "provisional") && strings.HasPrefix(l[stop:], " (") {
+				if !strings.Contains(l[start:], "provisional") && strings.HasPrefix(l[stop:], " (") {
 					ids = append(ids, l[start:stop])
 				}
 				raise = true
@@ -390,11 +389,7 @@ func pausedInLog(s *mdstore.State) []string {
 			} else if slices.ContainsFunc(logEnds, func(w string) bool { return strings.HasSuffix(before, w) }) {
 				ended = append(ended, l[start:stop])
 			}
-			next := strings.Index(l[stop:], "q-")
-			if next < 0 {
-				break
-			}
-			at = stop + next
+			at = stop
 		}
 		if !raise {
 			for _, id := range ended {

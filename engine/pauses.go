@@ -24,8 +24,14 @@ func (e *Engine) stillAwaited(f *files) (string, string) {
 		e.pauseUnder(f, *q, "pause moves to "+q.QID+" (queued in awaiting_next)")
 		b = f.questions.Find(q.QID)
 	}
-	phase, _ := f.state.Get("phase")
-	return b.QID, expand(e.Templates.Resume, b.QID, phase, b.Value("slice"))
+	return b.QID, e.resumeAction(f.state, b.QID, b.Value("slice"))
+}
+
+// resumeAction is the command that answers the question id (of slice), in
+// the cursor's phase.
+func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
+	phase, _ := s.Get("phase")
+	return expand(e.Templates.Resume, id, phase, slice)
 }
 
 // resolveAwaited is the command that answers the question the cursor

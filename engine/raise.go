@@ -397,7 +397,6 @@ func lastOfBreakpoint(history []Question, bp string) *Question {
 
 // pause writes a pause on q into state.md, as a raise that pauses does.
 func (e *Engine) pause(f *files, q Question, logText string) {
-	phase, _ := f.state.Get("phase")
 	f.state.Set("status", "awaiting_human")
 	if q.Slice != "" {
 		f.state.Set("active_slice", q.Slice)
@@ -406,7 +405,7 @@ func (e *Engine) pause(f *files, q Question, logText string) {
 		f.state.Set("slice_mode", "HITL")
 	}
 	e.holdRescope(f.state)
-	f.state.Set("next_action", expand(e.Templates.Resume, q.QID, phase, q.Slice))
+	f.state.Set("next_action", e.resumeAction(f.state, q.QID, q.Slice))
 	f.state.SetAwaiting(awaitingSection(q)...)
 	f.state.AppendLog(e.logLine(f.state, logText))
 }
