@@ -297,7 +297,10 @@ func (l *Ledger) put(e Entry) Entry {
 // insert puts texts before line index at. Lines after it move down, so the
 // entries below are renumbered. A last line with no ending, or with a
 // lone "\r" (which ends a line only at the end of the file), gets a whole
-// ending when lines are added after it, as mdstore's splice does.
+// ending when lines are added after it, as in mdstore's splice; unlike
+// splice, which keeps a file's short last ending on its new last line,
+// every line the ledger adds ends whole: the ledger is the engine's own
+// file, and an entry appended later needs no repair of the one before.
 func (l *Ledger) insert(at int, texts []string) {
 	if at > 0 && at == len(l.lines) {
 		switch l.lines[at-1].EOL {
