@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,7 @@ func measureMergeRSS(engineBin string, runs int, ns []int, root string, env []st
 	fmt.Fprintln(tw, "\nmerge-driver on\tquestions\tmedian\thighest\t\t")
 	for _, n := range ns {
 		repo := filepath.Join(root, fmt.Sprintf("merge-%d", n))
-		theirs, err := mergeRepo(engineBin, repo, template(root, n, false), n, env)
+		theirs, err := mergeRepo(engineBin, repo, template(root, n, false), n, env, out)
 		if err != nil {
 			return err
 		}
@@ -54,46 +55,51 @@ func measureMergeRSS(engineBin string, runs int, ns []int, root string, env []st
 // mergeRepo makes the repository of the merge: the workspace of the
 // template tmpl as the base, ours on main (checked out), theirs on the
 // branch theirs, whose commit it returns.
-func mergeRepo(engineBin, repo, tmpl string, n int, env []string) (string, error) {
+func mergeRepo(engineBin, repo, tmpl string, n int, env []string, out *os.File) (string, error) {
 	ws := filepath.Join(repo, ".devrites", "f")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return "", err
 	}
-	for _, name := range []string{"state.md", "questions.md", "decisions.md"} {
-		if err := copyFile(filepath.Join(tmpl, name), filepath.Join(ws, name)); err != nil {
-			return "", err
-		}
+	if err := copyForm(tmpl, ws); err != nil {
+		return "", err
 	}
 	engine := func(args ...string) error {
-		_, _, err := timedIn(repo, append([]string{engineBin, "--workspace", ws}, args...), env, nil, 0)
+		_, _, err := timedIn(repo, append([]string{engineBin, "--workspace", ws}, args...), env, out, 0)
 		return err
 	}
 	steps := []func() error{
-		func() error { return git(repo, env, "init", "-q", "-b", "main") },
-		func() error { return git(repo, env, "add", "-A") },
-		func() error { return git(repo, env, "commit", "-qm", "base") },
-		func() error { return git(repo, env, "checkout", "-qb", "theirs") },
+		func() error { return git(repo, env, nil, "init", "-q", "-b", "main") },
+		func() error { return git(repo, env, nil, "add", "-A") },
+		func() error { return git(repo, env, nil, "commit", "-qm", "base") },
+		func() error { return git(repo, env, nil, "checkout", "-qb", "theirs") },
 		func() error {
 			return engine("question", "raise", "--slice", "3 — payments", "--gate", "advisory",
 				"--question", "Which log level?", "--option", "info", "--option", "debug", "--answered", "info")
 		},
-		func() error { return git(repo, env, "commit", "-qam", "theirs") },
-		func() error { return git(repo, env, "checkout", "-q", "main") },
+		func() error { return git(repo, env, nil, "commit", "-qam", "theirs") },
+		func() error { return git(repo, env, nil, "checkout", "-q", "main") },
 		func() error { return engine("state", "resolve", qid(n), "1") },
-		func() error { return git(repo, env, "commit", "-qam", "ours") },
+		func() error { return git(repo, env, nil, "commit", "-qam", "ours") },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return "", err
 		}
 	}
-	b, err := exec.Command("git", "-C", repo, "rev-parse", "theirs").Output()
-	return strings.TrimSpace(string(b)), err
+	var theirs strings.Builder
+	err := git(repo, env, &theirs, "rev-parse", "theirs")
+	return strings.TrimSpace(theirs.String()), err
 }
 
-// git runs git in repo, its output discarded.
-func git(repo string, env []string, args ...string) error {
-	return gitTo(repo, env, nil, args...)
+// git runs git in repo, its output written to out (nil: discarded).
+func git(repo string, env []string, out io.Writer, args ...string) error {
+	cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=bench", "-c", "user.email=bench@localhost"}, args...)...)
+	var errb strings.Builder
+	cmd.Env, cmd.Stdout, cmd.Stderr = env, out, &errb
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return nil
 }
 
 // gitShow writes the blob spec names to the file to.
@@ -103,15 +109,5 @@ func gitShow(repo string, env []string, spec, to string) error {
 		return err
 	}
 	defer f.Close()
-	return gitTo(repo, env, f, "show", spec)
-}
-
-func gitTo(repo string, env []string, out *os.File, args ...string) error {
-	cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=bench", "-c", "user.email=bench@localhost"}, args...)...)
-	var errb strings.Builder
-	cmd.Env, cmd.Stdout, cmd.Stderr = env, out, &errb
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
-	}
-	return nil
+	return git(repo, env, f, "show", spec)
 }

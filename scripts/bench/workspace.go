@@ -88,15 +88,23 @@ func (w workspace) save(dir string) error {
 // reset copies the starting files from the template tmpl into dir, empties
 // the lock file and flushes it all to the disk.
 func reset(tmpl, dir string) error {
-	for _, name := range []string{"state.md", "questions.md", "decisions.md"} {
-		if err := copyFile(filepath.Join(tmpl, name), filepath.Join(dir, name)); err != nil {
-			return err
-		}
+	if err := copyForm(tmpl, dir); err != nil {
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".lock"), nil, 0o644); err != nil {
 		return err
 	}
 	syscall.Sync()
+	return nil
+}
+
+// copyForm copies the workspace files of the template tmpl into dir.
+func copyForm(tmpl, dir string) error {
+	for _, name := range []string{"state.md", "questions.md", "decisions.md"} {
+		if err := copyFile(filepath.Join(tmpl, name), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
