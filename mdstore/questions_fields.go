@@ -188,7 +188,7 @@ const PeekMax = 4
 // Peek answers from its fields.
 func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]bool) {
 	keys = keys[:min(len(keys), PeekMax)]
-	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+	if !b.rawReadable() {
 		for k, key := range keys {
 			values[k], found[k] = b.Get(key)
 		}
@@ -214,11 +214,18 @@ func (b *Block) Peek(keys ...string) (values [PeekMax]string, found [PeekMax]boo
 	return values, found
 }
 
+// rawReadable reports whether the block's fields can be read from its
+// lines without decoding them (Peek, Keys, Holds): not when they were
+// decoded already (an edit may have changed them since), when the file
+// was edited after the block was indexed (its lines moved), or for a
+// register row, whose fields are cells.
+func (b *Block) rawReadable() bool { return !b.parsed && b.gen == b.q.gen && b.reg == nil }
+
 // Keys calls fn with the key of each of the block's fields, as written,
 // and the field's line (1-based), in order, without decoding a value or
 // allocating: a check of every block of a large file need not read them.
 func (b *Block) Keys(fn func(key string, line int)) {
-	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+	if !b.rawReadable() {
 		for _, f := range b.Fields() {
 			fn(f.Key, f.Line())
 		}
@@ -233,7 +240,7 @@ func (b *Block) Keys(fn func(key string, line int)) {
 // Holds reports whether a field of the block with key (normalised, as
 // NormKey gives it) has value, without decoding the block's other fields.
 func (b *Block) Holds(key, value string) bool {
-	if b.parsed || b.gen != b.q.gen || b.reg != nil {
+	if !b.rawReadable() {
 		for _, f := range b.Fields() {
 			if NormKey(f.Key) == key && f.Value == value {
 				return true
