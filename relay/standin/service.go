@@ -27,7 +27,7 @@ type service struct {
 	srv  *httptest.Server
 	mu   sync.Mutex    // guards the stand-in's state and wake
 	wake chan struct{} // closed and replaced by changed
-	quit chan struct{} // closed by Close: every wait ends
+	quit chan struct{} // closed by Close: every wait and paused request ends
 }
 
 // start serves on loopback: each request waits Delay, is answered by
@@ -68,6 +68,8 @@ func (s *service) until(timeout time.Duration, what string, ok func() bool) erro
 		}
 		select {
 		case <-wake:
+		case <-s.quit:
+			return fmt.Errorf("%s: closed while waiting for %s", s.name, what)
 		case <-time.After(time.Until(deadline)):
 			return fmt.Errorf("%s: no %s after %s", s.name, what, timeout)
 		}
