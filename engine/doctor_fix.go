@@ -85,7 +85,7 @@ func (d *doctor) renumber(w *wsFiles) error {
 		}
 		old, line := b.QID, b.Line()
 		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
-		next, err := nextFree(&w.files, id.Date, d.e.otherQIDs())
+		next, _, err := nextFree(&w.files, id.Date, d.e.otherQIDs())
 		if err != nil {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}

@@ -37,106 +37,91 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 // one question in the whole project.
 func (e *Engine) nextQID(f *files) (string, error) {
 	date := qid.Date(e.Now())
-	id, err := nextFree(f, date, e.otherQIDs())
+	id, top, err := nextFree(f, date, e.otherQIDs())
 	if err != nil {
-		var top usedID
-		if used := usedIDs(f); len(used) > 0 {
-			top = highest(used, date)
-		}
 		return "", mdstore.Errorf(ErrMalformed, "%s:%d: %s: %w", e.WS.Path(top.file), top.Line, top.QID, err).
 			Hint("a question id of today already has the largest suffix ("+strconv.Itoa(qid.MaxN)+")").Fix(mdstore.RunDoctor, "")
 	}
 	return id, nil
 }
 
+// mention is where a file of the workspace names a question id.
+type mention struct {
+	mdstore.Mention
+	file string
+}
+
 // nextFree is the next id of date that no file of the workspace mentions:
 // above the highest that questions.md, the awaited question, decisions.md
 // and others (the ids of the project's other workspaces) hold, and past the
-// ids the Log names.
-func nextFree(f *files, date string, others []string) (string, error) {
+// ids the Log names. top is the first mention of the highest id of date in
+// questions.md, state.md and decisions.md, in that order: the id to name
+// when the day's ids run out.
+func nextFree(f *files, date string, others []string) (next string, top mention, err error) {
 	// Of the ids that set the high-water mark, qid.Next needs only the
 	// highest of date (the next id is above it, so no other can be it), and
-	// of the ids the Log names only those above that: a large workspace
-	// mentions tens of thousands of others, and none of them is kept.
-	var top string
-	high := -1
-	above := func(id string) (int, bool) { // the suffix of an id of date above high
+	// of the ids the Log names only those above the highest held so far: a
+	// large workspace mentions tens of thousands of others, and none of them
+	// is kept. decisions.md comes after state.md so that top names a tie of
+	// the two in state.md.
+	var held string
+	high, topN := -1, -1
+	suffix := func(id string) (int, bool) { // the suffix of an id of date
 		if !strings.Contains(id, date) {
 			return 0, false
 		}
 		p, err := qid.Parse(id)
-		return p.N, err == nil && p.Date == date && p.N > high
+		return p.N, err == nil && p.Date == date
 	}
-	hold := func(id string) {
-		if n, ok := above(id); ok {
-			top, high = id, n
+	hold := func(id string, n int) {
+		if n > high {
+			held, high = id, n
+		}
+	}
+	note := func(file string, m mdstore.Mention, n int) {
+		if n > topN {
+			top, topN = mention{Mention: m, file: file}, n
 		}
 	}
 	for _, id := range others {
-		hold(id)
+		if n, ok := suffix(id); ok {
+			hold(id, n)
+		}
 	}
 	for _, b := range f.questions.Blocks() {
-		hold(b.QID)
-	}
-	for id := range mdstore.DecisionQIDs(f.decisions) {
-		hold(id)
+		if n, ok := suffix(b.QID); ok {
+			hold(b.QID, n)
+			note(mdstore.QuestionsFile, mdstore.Mention{QID: b.QID, Line: b.Line()}, n)
+		}
 	}
 	var taken []string
 	if f.state != nil {
 		awaiting := f.state.AwaitingQID()
-		hold(awaiting)
+		if n, ok := suffix(awaiting); ok {
+			hold(awaiting, n)
+		}
 		for m := range f.state.Mentions() {
-			if _, ok := above(m.QID); ok && m.QID != awaiting {
-				taken = append(taken, m.QID)
+			if n, ok := suffix(m.QID); ok {
+				note(mdstore.StateFile, m, n)
+				if n > high && m.QID != awaiting {
+					taken = append(taken, m.QID)
+				}
 			}
 		}
 	}
-	var held []string
-	if top != "" {
-		held = []string{top}
-	}
-	return qid.Next(held, taken, date)
-}
-
-// usedID is an id the workspace mentions, and where.
-type usedID struct {
-	mdstore.Mention
-	file string
-	log  bool // a mention in text (state.md's Log), not a question's own id
-}
-
-// usedIDs are the ids nextQID must not hand out, with the file and line of
-// each.
-func usedIDs(f *files) []usedID {
-	blocks := f.questions.Blocks()
-	out := make([]usedID, 0, len(blocks)+8)
-	for _, b := range blocks {
-		out = append(out, usedID{Mention: mdstore.Mention{QID: b.QID, Line: b.Line()}, file: mdstore.QuestionsFile})
-	}
-	if f.state != nil {
-		awaiting := f.state.AwaitingQID()
-		for m := range f.state.Mentions() {
-			out = append(out, usedID{Mention: m, file: mdstore.StateFile, log: m.QID != awaiting})
+	for _, b := range mdstore.DecisionBlocks(f.decisions) {
+		id := mdstore.DecisionID(b.QID)
+		if n, ok := suffix(id); ok {
+			hold(id, n)
+			note(mdstore.DecisionsFile, mdstore.Mention{QID: id, Line: b.Line()}, n)
 		}
 	}
-	for _, en := range mdstore.DecisionEntries(f.decisions) {
-		if id := mdstore.DecisionID(en.Title); id != "" {
-			out = append(out, usedID{Mention: mdstore.Mention{QID: id, Line: en.Line}, file: mdstore.DecisionsFile})
-		}
+	var existing []string
+	if held != "" {
+		existing = []string{held}
 	}
-	return out
-}
-
-// highest is the first mention of the highest id of date.
-func highest(used []usedID, date string) usedID {
-	var top usedID
-	n := -1
-	for _, u := range used {
-		if id, err := qid.Parse(u.QID); err == nil && id.Date == date && id.N > n {
-			top, n = u, id.N
-		}
-	}
-	return top
+	next, err = qid.Next(existing, taken, date)
+	return next, top, err
 }
 
 func qids(qs *mdstore.Questions) []string {

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -35,9 +37,40 @@ func TestNextFree(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &files{state: mdstore.ParseState([]byte(state(tc.awaited, tc.log))),
 				questions: mdstore.ParseQuestions([]byte(questions)), decisions: []byte(tc.decisions)}
-			got, err := nextFree(f, date, tc.others)
+			got, _, err := nextFree(f, date, tc.others)
 			if err != nil || got != tc.want {
 				t.Errorf("nextFree = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// When the day's ids run out, the error names the file and line of the
+// first mention of the day's highest id: in questions.md, else state.md
+// (its Awaiting and Log sections), else decisions.md.
+func TestNextQIDExhaustedNamesHighest(t *testing.T) {
+	const limit = "q-2026-11-29-999999"
+	questions := "# Questions\n\n## q-2026-11-29-999998\nstatus: answered\n"
+	state := "# State\n\n## Cursor\n| Key | Value |\n| --- | --- |\n| status | running |\n| schema | 3 |\n\n## Log\n- raised q-2026-11-29-001\n"
+	for _, tc := range []struct {
+		name, questions, log, decisions string
+		want                            string
+	}{
+		{name: "questions", questions: "\n## " + limit + "\nstatus: open\n", log: "- raised " + limit + "\n",
+			decisions: "# Decisions\n\n## " + limit + " answered\n", want: "questions.md:6: " + limit},
+		{name: "log", log: "- raised " + limit + "\n- again " + limit + "\n",
+			decisions: "# Decisions\n\n## " + limit + " answered\n", want: "state.md:11: " + limit},
+		{name: "decisions", decisions: "# Decisions\n\n## q-2026-11-29-001 answered\n\n## " + limit + " answered\n", want: "decisions.md:5: " + limit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &Engine{WS: &mdstore.Workspace{Dir: "ws"}, Now: func() time.Time { return time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC) },
+				severalWorkspaces: func() bool { return false }}
+			f := &files{state: mdstore.ParseState([]byte(state + tc.log)),
+				questions: mdstore.ParseQuestions([]byte(questions + tc.questions)), decisions: []byte(tc.decisions)}
+			got, err := e.nextQID(f)
+			want := filepath.Join("ws", tc.want) + ": 2026-11-29: no question id left for the day"
+			if err == nil || err.Error() != want {
+				t.Errorf("nextQID = %q, %v; want error %q", got, err, want)
 			}
 		})
 	}
