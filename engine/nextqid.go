@@ -123,11 +123,3 @@ func nextFree(f *files, date string, others []string) (next string, top mention,
 	next, err = qid.Next(existing, taken, date)
 	return next, top, err
 }
-
-func qids(qs *mdstore.Questions) []string {
-	out := make([]string, 0, len(qs.Blocks()))
-	for _, b := range qs.Blocks() {
-		out = append(out, b.QID)
-	}
-	return out
-}

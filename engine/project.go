@@ -55,6 +55,15 @@ func (e *Engine) otherQIDs() []string {
 	return used
 }
 
+// qids are the ids of questions.md's blocks, in file order.
+func qids(qs *mdstore.Questions) []string {
+	out := make([]string, 0, len(qs.Blocks()))
+	for _, b := range qs.Blocks() {
+		out = append(out, b.QID)
+	}
+	return out
+}
+
 // Locate returns the workspaces of a project (its .devrites directory)
 // whose questions.md holds a question with the id id, as lookup matches
 // it: exactly, or else in another case. A questions.md that cannot be read
