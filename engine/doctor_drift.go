@@ -83,7 +83,7 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 	}
 	const file = mdstore.StateFile
 	dr := d.readDrift(w)
-	if n := countQID(w.questions, dr.awaited); n > 1 {
+	if repeatedIDs(w.questions)[dr.awaited] {
 		return dr // which block state.md means is settled by renumbering first
 	}
 	blocked := dr.status == "blocked"

@@ -141,16 +141,6 @@ func (d *doctor) meantBlock(w *wsFiles) int {
 	return same[0].Line()
 }
 
-func countQID(qs *mdstore.Questions, id string) int {
-	n := 0
-	for _, b := range qs.Blocks() {
-		if b.QID == id {
-			n++
-		}
-	}
-	return n
-}
-
 // firstDuplicate is the first block whose qid an earlier block has, among
 // blocks that can be renumbered (a valid qid in a heading).
 func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
