@@ -40,16 +40,6 @@ func DecisionEntries(b []byte) []DecisionEntry {
 	return out
 }
 
-// DecisionHeadings returns the titles of decisions.md's entries, in file
-// order.
-func DecisionHeadings(b []byte) []string {
-	var out []string
-	for _, e := range DecisionEntries(b) {
-		out = append(out, strings.Clone(e.Title))
-	}
-	return out
-}
-
 // HasDecision reports whether decisions.md has an entry with the title.
 func HasDecision(b []byte, title string) bool {
 	for _, e := range DecisionEntries(b) {

@@ -128,9 +128,9 @@ func TestDecisionTitlesBySearch(t *testing.T) {
 		cases = append(cases, b.String())
 	}
 	for _, c := range cases {
-		got := DecisionHeadings([]byte(c))
+		got := decisionTitles([]byte(c))
 		if want := byLine(c); !slices.Equal(got, want) {
-			t.Fatalf("DecisionHeadings(%q) = %q, want %q", c, got, want)
+			t.Fatalf("DecisionEntries(%q) titles = %q, want %q", c, got, want)
 		}
 	}
 }

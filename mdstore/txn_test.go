@@ -103,7 +103,7 @@ func TestAppendIndexesAsParse(t *testing.T) {
 // decisions.md's entries start at column-0 level-2 headings outside fenced
 // code; a field's value is data, whatever its lines hold, with or without a
 // fence elsewhere in the file.
-func TestDecisionHeadings(t *testing.T) {
+func TestDecisionEntries(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -117,10 +117,19 @@ func TestDecisionHeadings(t *testing.T) {
 		{"## q-2026-11-29-001 answered\nanswer: |-\n  ```sh\n## q-2026-11-29-002 answered\n```\n## inside\n```\n## q-2026-11-29-003 answered\n",
 			[]string{"q-2026-11-29-001 answered", "q-2026-11-29-002 answered", "q-2026-11-29-003 answered"}},
 	} {
-		if got := DecisionHeadings([]byte(tc.in)); !slices.Equal(got, tc.want) {
+		if got := decisionTitles([]byte(tc.in)); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// decisionTitles is the titles of DecisionEntries, in file order.
+func decisionTitles(b []byte) []string {
+	var out []string
+	for _, e := range DecisionEntries(b) {
+		out = append(out, e.Title)
+	}
+	return out
 }
 
 // AppendRecord gives the same bytes whether or not b has room after it, and
