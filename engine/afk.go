@@ -144,7 +144,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	}
 	var q *Question
 	for x := range e.questions(f.questions, StatusOpen) {
-		if x.Status == StatusOpen && (q == nil || x.RaisedAt >= q.RaisedAt) {
+		if q == nil || x.RaisedAt >= q.RaisedAt {
 			q = &x
 		}
 	}

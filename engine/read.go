@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,11 +49,7 @@ func (e *Engine) Show() (*StateView, error) {
 		}
 	}
 	v.Resolve = e.resolveAwaited(f)
-	for q := range e.questions(f.questions, StatusOpen) {
-		if q.Status == StatusOpen {
-			v.Open = append(v.Open, q)
-		}
-	}
+	v.Open = slices.AppendSeq(v.Open, e.questions(f.questions, StatusOpen))
 	return v, nil
 }
 
@@ -267,11 +264,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
 	}
 	if seal && r.Proceed {
-		for q := range e.questions(f.questions, StatusOpen) {
-			if q.Status == StatusOpen {
-				r.Open = append(r.Open, q)
-			}
-		}
+		r.Open = slices.AppendSeq(r.Open, e.questions(f.questions, StatusOpen))
 		if len(r.Open) > 0 {
 			r.Proceed = false
 			ids := make([]string, len(r.Open))
