@@ -111,11 +111,19 @@ func (e *dentry) sameQuestion(o *dentry) bool {
 // ours unless only theirs changed it. Two different decisions on one
 // question are a conflict. r renames theirs' question ids as the merged
 // questions.md has them.
-func Decisions(base, ours, theirs []byte, r *Renumbering) (Result, error) {
+func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 	mapB, mapO, mapT := r.maps()
-	if res, done, err := settled("decisions.md", base, ours, theirs, mapO, mapT); done {
+	vs, res, done, err := settled("decisions.md", baseSrc, oursSrc, theirsSrc, mapO, mapT)
+	if done {
 		return res, err
 	}
+	var data [3][]byte
+	for i, v := range vs {
+		if data[i], err = v.reread(); err != nil {
+			return Result{}, err
+		}
+	}
+	base, ours, theirs := data[0], data[1], data[2]
 	b, o, t := parseDecisions(base, mapB, r, Base), parseDecisions(ours, mapO, r, Ours), parseDecisions(theirs, mapT, r, Theirs)
 	nl := o.nl
 	known := map[[16]byte]bool{}

@@ -43,8 +43,8 @@ func FuzzMerge(f *testing.F) {
 			}
 			checkQuestions(t, base, ours, theirs, res, r)
 		}
-		_, _ = State(base, ours, theirs, r)
-		if res, err := Decisions(base, ours, theirs, nil); err == nil && res.Clean() {
+		_, _ = State(Of(base), Of(ours), Of(theirs), r)
+		if res, err := Decisions(Of(base), Of(ours), Of(theirs), nil); err == nil && res.Clean() {
 			checkDecisions(t, base, ours, theirs, res)
 		}
 	})

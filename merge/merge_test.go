@@ -479,7 +479,7 @@ func TestState(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := State([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
+			got, err := State(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs)), c.r)
 			checkResult(t, got, err, c.want, c.conflicts)
 		})
 	}
@@ -550,7 +550,7 @@ func TestDecisions(t *testing.T) {
 			dec(raisedEntry(id2, "Ship it?", "2026-11-29T10:00:00Z", "yes", "2026-11-29T10:30:00Z"), raisedEntry(id1, "Ship it?", "2026-11-29T11:00:00Z", "no", "2026-11-29T11:30:00Z"), e3), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Decisions([]byte(c.base), []byte(c.ours), []byte(c.theirs), c.r)
+			got, err := Decisions(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs)), c.r)
 			checkResult(t, got, err, c.want, c.conflicts)
 		})
 	}

@@ -16,11 +16,9 @@ import (
 // qfile is a version of questions.md: its question blocks, and the
 // stretches of text outside them.
 type qfile struct {
-	src    Source
-	name   string
+	version
 	bom    bool
-	nl     string   // the ending new lines get: the file's first, else "\n"
-	sum    [32]byte // SHA-256 of the whole file
+	nl     string // the ending new lines get: the file's first, else "\n"
 	blocks []*qblock
 	texts  []qtext
 }
@@ -166,7 +164,7 @@ func parseQuestions(name string, src Source, infos map[[16]byte]*qinfo) (*qfile,
 	if len(b) > maxVersion {
 		return nil, fmt.Errorf("%s: too large to merge (%d bytes)", name, len(b))
 	}
-	f := &qfile{src: src, name: name, bom: bom, nl: nl, sum: sha256.Sum256(b)}
+	f := &qfile{version: version{src: src, name: name, sum: sha256.Sum256(b)}, bom: bom, nl: nl}
 	q := mdstore.ParseQuestions(b)
 	lines := strings.Count(s, "\n")
 	if s != "" && !strings.HasSuffix(s, "\n") {

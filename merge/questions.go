@@ -48,9 +48,9 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	}
 	switch p.mode {
 	case keepOurs:
-		return whole(p.o)
+		return p.o.whole()
 	case keepTheirs:
-		return whole(p.t)
+		return p.t.whole()
 	}
 	if err := p.fetch(); err != nil {
 		return Result{}, err

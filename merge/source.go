@@ -103,16 +103,35 @@ func (c *copier) copyTo(w *bytes.Buffer, s span) error {
 	return nil
 }
 
+// version is a Source read once and summed up. A merge keeps of a
+// version only what it needs between reads; read again, the version must
+// still be the one summed up: one that changes while it is merged is an
+// error, never data.
+type version struct {
+	src  Source
+	name string   // "our questions.md", for errors
+	sum  [32]byte // SHA-256 of its bytes
+}
+
 // reread reads the version again, which must be the one summed up.
-func (f *qfile) reread() ([]byte, error) {
-	b, err := f.src.Bytes()
+func (v version) reread() ([]byte, error) {
+	b, err := v.src.Bytes()
 	if err != nil {
 		return nil, err
 	}
-	if sha256.Sum256(b) != f.sum {
-		return nil, fmt.Errorf("%s changed while it was merged", f.name)
+	if sha256.Sum256(b) != v.sum {
+		return nil, fmt.Errorf("%s changed while it was merged", v.name)
 	}
 	return b, nil
+}
+
+// whole is the version as the result, read again.
+func (v version) whole() (Result, error) {
+	data, err := v.reread()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Data: bytes.Clone(data)}, nil
 }
 
 // fetch reads again the text of the blocks in need, from a stream of the
@@ -144,16 +163,6 @@ func (f *qfile) span(b *qblock) span {
 		off = int64(len(utf8BOM))
 	}
 	return span{from: off + int64(b.start), to: off + int64(b.end), sum: b.sum}
-}
-
-// whole is a version as the result, read again: it must still be the one
-// planned with.
-func whole(f *qfile) (Result, error) {
-	data, err := f.reread()
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Data: bytes.Clone(data)}, nil
 }
 
 // fetch reads again the text of the blocks the merge changes or adds: the

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
@@ -120,26 +121,33 @@ func logSection(s *mdstore.State, t text) (entries []string, at []int, end int) 
 	return entries, at, end
 }
 
-// settled checks that the three versions of file are text, and settles the
-// merges that need no reading: a side that changed nothing (and whose ids
-// the renumbering leaves alone) takes the other's version. done is false
-// when the versions must be merged.
-func settled(file string, base, ours, theirs []byte, mapO, mapT map[string]string) (res Result, done bool, err error) {
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"base " + file, base}, {"our " + file, ours}, {"their " + file, theirs}} {
-		if err := readable(f.name, f.b); err != nil {
-			return Result{}, true, err
+// settled reads each version of file once, checks that it is text and
+// sums it up, and settles the merges that need no more reading: a side
+// that changed nothing (and whose ids the renumbering leaves alone) takes
+// the other's version. done is false when the versions must be merged;
+// vs are then the base, ours and theirs, to be read again.
+func settled(file string, base, ours, theirs Source, mapO, mapT map[string]string) (vs [3]version, res Result, done bool, err error) {
+	for i, src := range []Source{base, ours, theirs} {
+		vs[i] = version{src: src, name: []string{"base ", "our ", "their "}[i] + file}
+		b, err := src.Bytes()
+		if err == nil {
+			err = readable(vs[i].name, b)
 		}
+		if err != nil {
+			return vs, Result{}, true, err
+		}
+		vs[i].sum = sha256.Sum256(b)
 	}
-	if len(mapO) == 0 && (bytes.Equal(ours, theirs) || bytes.Equal(base, theirs)) {
-		return Result{Data: bytes.Clone(ours)}, true, nil
+	b, o, t := vs[0].sum, vs[1].sum, vs[2].sum
+	switch {
+	case len(mapO) == 0 && (o == t || b == t):
+		res, err = vs[1].whole()
+		return vs, res, true, err
+	case len(mapT) == 0 && b == o:
+		res, err = vs[2].whole()
+		return vs, res, true, err
 	}
-	if len(mapT) == 0 && bytes.Equal(base, ours) {
-		return Result{Data: bytes.Clone(theirs)}, true, nil
-	}
-	return Result{}, false, nil
+	return vs, Result{}, false, nil
 }
 
 // State merges three versions of state.md field by field against the base,
@@ -147,11 +155,19 @@ func settled(file string, base, ours, theirs []byte, mapO, mapT map[string]strin
 // renumbering of the questions (Plan), by which every question id the
 // versions name is read as the merged questions.md has it; nil renames
 // nothing.
-func State(base, ours, theirs []byte, r *Renumbering) (Result, error) {
+func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 	mapB, mapO, mapT := r.maps()
-	if res, done, err := settled("state.md", base, ours, theirs, mapO, mapT); done {
+	vs, res, done, err := settled("state.md", baseSrc, oursSrc, theirsSrc, mapO, mapT)
+	if done {
 		return res, err
 	}
+	var data [3][]byte
+	for i, v := range vs {
+		if data[i], err = v.reread(); err != nil {
+			return Result{}, err
+		}
+	}
+	base, ours, theirs := data[0], data[1], data[2]
 	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
 	b.s, t.s = nil, nil // what is left to read, the sides hold: only ours is written
 	c := compose(b, o, t, r)

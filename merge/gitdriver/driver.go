@@ -43,17 +43,10 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 		if r, err = siblingPlan(ctx, p, merge.File(o), merge.File(a), merge.File(b)); err != nil {
 			return giveUp(err)
 		}
-		var data [3][]byte
-		for i, f := range []string{o, a, b} {
-			if data[i], err = os.ReadFile(f); err != nil {
-				return giveUp(err)
-			}
-		}
-		base, ours, theirs := data[0], data[1], data[2]
 		if path.Base(p) == mdstore.StateFile {
-			res, err = merge.State(base, ours, theirs, r)
+			res, err = merge.State(merge.File(o), merge.File(a), merge.File(b), r)
 		} else {
-			res, err = merge.Decisions(base, ours, theirs, r)
+			res, err = merge.Decisions(merge.File(o), merge.File(a), merge.File(b), r)
 		}
 	default:
 		// Not a workspace file: merged as git would without the driver.
