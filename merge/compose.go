@@ -118,15 +118,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// latest is the time of a side's latest Log entry.
-func (v *stateSide) latest() string {
-	l := ""
-	for _, e := range v.log {
-		l = max(l, e.at)
-	}
-	return l
-}
-
 // raisedAt is when the awaited question of a side's section was raised.
 func (v *stateSide) raisedAt(id string) string {
 	if v.awaited != id {
@@ -151,9 +142,7 @@ func (v *stateSide) owed(pending []string) []string {
 		return owed // next_action is the pause's or the stop's own command
 	}
 	for id := range qid.All(v.cursor["next_action"]) {
-		if !slices.Contains(owed, id) && (slices.Contains(pending, id) || slices.ContainsFunc(v.log, func(l logLine) bool {
-			return says(l.text, "rejected ", id) || says(l.text, "provisional ", id)
-		})) {
+		if !slices.Contains(owed, id) && (slices.Contains(pending, id) || slices.Contains(v.said, id)) {
 			owed = append(owed, id)
 		}
 	}
@@ -179,7 +168,7 @@ func says(text, word, id string) bool {
 func compose(b, o, t *stateSide, r *Renumbering) composition {
 	c := composition{keys: map[string][2]want{}}
 	later := o // the side whose Log is later wins what both changed while running
-	if t.latest() > o.latest() {
+	if t.latest > o.latest {
 		later = t
 	}
 	both := func(k string, w want) { c.keys[k] = [2]want{w, w} }

@@ -75,6 +75,17 @@
 // driver stays under 30 MB; holding the three versions split into lines
 // and fields took 229 MB.
 //
+// State reads the versions of state.md one at a time, ours last. Of the
+// base and theirs it keeps what it compares: the cursor, the Awaiting
+// human section, the time of the latest Log entry, which of the ids
+// next_action names the Log says were rejected or overruled, and of the
+// Log entries the base's digests and the texts of theirs' that the base
+// lacks. Ours it keeps whole, parsed: it is what is written. The result
+// is built once, from ours' parse, and a second time only when the two
+// sides' views of a conflict differ. At 10,000 questions (1.4 MB a
+// version) the merge of state.md alone peaks at 22 MB of resident memory;
+// holding the three versions parsed and their results twice took 38 MB.
+//
 // # Guarantees
 //
 //   - No block of ours or theirs is lost, none is doubled, and every answer

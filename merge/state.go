@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // Cursor statuses and how strongly each holds the agent: a stop beats a
@@ -36,6 +37,10 @@ func rank(status string) int {
 var verbatim = []string{"question", "proposed"}
 
 // stateSide is one version of state.md, its ids renamed into the result's.
+// Ours is held whole (s, log: it is what is written); of the base and
+// theirs, only what the merge compares: what they hold of the cursor and
+// the section are copies, and they keep no Log entries but theirs' new
+// ones (logUnion).
 type stateSide struct {
 	s        *mdstore.State
 	cursor   map[string]string // canonical key → value, first of each
@@ -45,22 +50,24 @@ type stateSide struct {
 	stop     string
 	section  bool
 	awaiting []mdstore.KV // canonical keys
-	log      []logLine
+	log      []logLine    // ours: every Log entry, sharing ours' bytes
+	latest   string       // the time of its latest Log entry
+	said     []string     // the ids next_action names that the Log says were rejected or overruled (owed)
+	added    []logLine    // theirs: the Log entries neither ours nor the base has, each once
 }
 
-type logLine struct {
-	text string // after "- "
-	at   string // its timestamp, or the one before it
-}
-
-func readState(b []byte, m map[string]string) *stateSide {
+// readState reads one version of state.md, its ids renamed by m, and
+// hands each of its Log entries, which share b, to entry; a nil entry
+// keeps them in log (ours). s is b parsed: for ours only, which is
+// written.
+func readState(b []byte, m map[string]string, entry func(logLine)) *stateSide {
 	s := mdstore.ParseState(b)
-	v := &stateSide{s: s, cursor: map[string]string{}}
+	v := &stateSide{cursor: map[string]string{}}
 	for _, e := range s.Cursor() {
 		if _, dup := v.cursor[e.Canon]; dup || e.Canon == "" {
 			continue // a key without letters or digits cannot be written back
 		}
-		v.cursor[e.Canon] = mapIDs(e.Value, m)
+		v.cursor[e.Canon] = strings.Clone(mapIDs(e.Value, m))
 		v.keys = append(v.keys, e.Canon)
 	}
 	v.status = strings.TrimSpace(v.cursor["status"])
@@ -78,15 +85,20 @@ func readState(b []byte, m map[string]string) *stateSide {
 			if !slices.Contains(verbatim, e.Canon) {
 				val = mapIDs(val, m)
 			}
+			val = strings.Clone(val)
 			v.awaiting = append(v.awaiting, mdstore.KV{Key: e.Canon, Value: val})
 			if e.Canon == "question_id" && v.awaited == "" {
 				v.awaited = strings.TrimSpace(val)
 			}
 		}
 	}
-	lines, _, _ := logSection(s, splitText(b))
+	if entry == nil {
+		v.s = s
+		entry = func(l logLine) { v.log = append(v.log, l) }
+	}
+	next := slices.Collect(qid.All(v.cursor["next_action"]))
 	prev := ""
-	for _, l := range lines {
+	for _, l := range logEntries(s) {
 		t := mapIDs(l, m)
 		first := t // the entry is trimmed: its first field ends at a space
 		if i := strings.IndexFunc(t, unicode.IsSpace); i >= 0 {
@@ -95,30 +107,21 @@ func readState(b []byte, m map[string]string) *stateSide {
 		if _, err := time.Parse(time.RFC3339, first); err == nil {
 			prev = first
 		}
-		v.log = append(v.log, logLine{text: t, at: prev})
+		v.latest = max(v.latest, prev)
+		for _, id := range next {
+			if !slices.Contains(v.said, id) && (says(t, "rejected ", id) || says(t, "provisional ", id)) {
+				v.said = append(v.said, id)
+			}
+		}
+		entry(logLine{text: t, at: prev})
 	}
+	v.latest = strings.Clone(v.latest)
 	return v
 }
 
 func (v *stateSide) get(k string) (string, bool) {
 	x, ok := v.cursor[k]
 	return x, ok
-}
-
-// logSection finds the Log section of s (its bytes split as t), bounded as
-// mdstore reads it: the texts of its "- " entries and, for each, its line
-// index; end is where the section ends (-1 when there is no such section).
-func logSection(s *mdstore.State, t text) (entries []string, at []int, end int) {
-	head, end, ok := s.LogSpan()
-	if !ok {
-		return nil, nil, -1
-	}
-	for i := head + 1; i < end; i++ {
-		if rest, ok := strings.CutPrefix(body(t.lines[i]), "- "); ok {
-			entries, at = append(entries, strings.TrimSpace(rest)), append(at, i)
-		}
-	}
-	return entries, at, end
 }
 
 // settled reads each version of file once, checks that it is text and
@@ -161,15 +164,25 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 	if done {
 		return res, err
 	}
-	var data [3][]byte
-	for i, v := range vs {
-		if data[i], err = v.reread(); err != nil {
-			return Result{}, err
-		}
+	// One version is read at a time, ours last: of the base and theirs
+	// the merge keeps what it compares, and what the Log union needs;
+	// ours it keeps whole, as what is written.
+	var log logUnion
+	data, err := vs[0].reread()
+	if err != nil {
+		return Result{}, err
 	}
-	base, ours, theirs := data[0], data[1], data[2]
-	b, o, t := readState(base, mapB), readState(ours, mapO), readState(theirs, mapT)
-	b.s, t.s = nil, nil // what is left to read, the sides hold: only ours is written
+	b := readState(data, mapB, log.inBase)
+	if data, err = vs[2].reread(); err != nil {
+		return Result{}, err
+	}
+	t := readState(data, mapT, log.inTheirs)
+	ours, err := vs[1].reread()
+	if err != nil {
+		return Result{}, err
+	}
+	o := readState(ours, mapO, nil)
+	t.added = log.newTo(o.log)
 	c := compose(b, o, t, r)
 	conflicts := c.conflicts
 
@@ -222,8 +235,10 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 		set(&chT, k, v, ok)
 	}
 
-	build := func(ch []change, sec *stateSide) []byte {
-		s := mdstore.ParseState(ours)
+	// Each side's view of a conflict is built from ours' parse: the first
+	// edits o.s itself, a second (only when the views differ) a new one.
+	rawO := rawAwaiting(o.s)
+	build := func(s *mdstore.State, ch []change, sec *stateSide) []byte {
 		for _, c := range ch {
 			if c.del {
 				s.Delete(c.key)
@@ -231,17 +246,20 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 				s.Set(c.key, c.value)
 			}
 		}
-		rawO := rawAwaiting(o.s)
 		switch {
 		case sec == nil && o.section:
 			s.ClearAwaiting()
 		case sec != nil && !slices.Equal(sec.awaiting, rawO):
 			s.SetAwaiting(sec.awaiting...)
 		}
-		return mergeLog(s, o, b, t)
+		return mergeLog(s, o.log, t.added)
 	}
-	outO, outT := build(chO, c.section[0]), build(chT, c.section[1])
-	for i, out := range [][]byte{outO, outT} {
+	outs := [][]byte{build(o.s, chO, c.section[0])}
+	o.s = nil
+	if !slices.Equal(chO, chT) || c.section[0] != c.section[1] {
+		outs = append(outs, build(mdstore.ParseState(ours), chT, c.section[1]))
+	}
+	for i, out := range outs {
 		want := ""
 		if c.section[i] != nil {
 			want = c.section[i].awaitedRaw()
@@ -250,11 +268,14 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 			return Result{}, fmt.Errorf("merging state.md gives the awaited question %q, want %q", got, want)
 		}
 	}
-	if !bytes.Equal(outO, outT) && len(conflicts) == 0 {
+	if len(outs) == 1 || bytes.Equal(outs[0], outs[1]) {
+		return Result{Data: outs[0], Conflicts: conflicts}, nil
+	}
+	if len(conflicts) == 0 {
 		conflicts = append(conflicts, "state.md: the two sides differ")
 	}
-	tx := splitText(outO)
-	merged, _, _ := render(tx.bom, tx.nl, []piece{{ours: tx.lines, theirs: splitText(outT).lines}}, nil)
+	tx := splitText(outs[0])
+	merged, _, _ := render(tx.bom, tx.nl, []piece{{ours: tx.lines, theirs: splitText(outs[1]).lines}}, nil)
 	return Result{Data: merged, Conflicts: conflicts}, nil
 }
 
@@ -344,112 +365,4 @@ func joinSets(b, o, t []string) []string {
 		}
 	}
 	return out
-}
-
-// mergeLog adds to the Log section of s (ours, edited) the entries theirs
-// added since the base, in time order, each once; ours' entries keep their
-// places. Ids in ours' entries are renamed in place.
-func mergeLog(s *mdstore.State, o, b, t *stateSide) []byte {
-	out := s.Bytes()
-	x := splitText(out)
-	entries, at, end := logSection(s, x)
-	have := map[string]bool{}
-	for _, l := range o.log {
-		have[l.text] = true
-	}
-	for _, l := range b.log {
-		have[l.text] = true
-	}
-	var added []logLine
-	for _, l := range t.log {
-		if !have[l.text] {
-			have[l.text] = true
-			added = append(added, l)
-		}
-	}
-	renamed := false
-	for i, e := range entries {
-		if i < len(o.log) && o.log[i].text != e {
-			x.lines[at[i]] = strings.Replace(x.lines[at[i]], e, o.log[i].text, 1)
-			renamed = true
-		}
-	}
-	if len(added) == 0 {
-		if renamed {
-			return join(x)
-		}
-		return out
-	}
-	line := func(l logLine) string { return "- " + l.text + x.nl }
-	if end < 0 {
-		lines := endLine(x.lines, x.nl)
-		if n := len(lines); n > 0 && !isBlankLine(lines[n-1]) {
-			lines = append(lines, x.nl)
-		}
-		lines = append(lines, "## Log"+x.nl)
-		for _, l := range added {
-			lines = append(lines, line(l))
-		}
-		x.lines = lines
-		return join(x)
-	}
-	// Where each added entry goes: before the first of ours' entries (from
-	// where the last one went) that is later, else after ours' last entry.
-	before := map[int][]string{}
-	var after []string
-	next := 0
-	for _, l := range added {
-		for next < len(entries) && (l.at == "" || o.logAt(next) <= l.at) {
-			next++
-		}
-		if next < len(entries) {
-			before[at[next]] = append(before[at[next]], line(l))
-		} else {
-			after = append(after, line(l))
-		}
-	}
-	// The rest go after the section's last line with text: after ours' last
-	// entry and whatever belongs to it (a fenced block under it).
-	last := -1
-	for i := end - 1; i >= 0; i-- {
-		if !isBlankLine(x.lines[i]) {
-			last = i
-			break
-		}
-	}
-	var lines []string
-	for i, l := range x.lines {
-		lines = append(lines, before[i]...)
-		if i == last && len(after) > 0 {
-			lines = append(lines, endLine([]string{l}, x.nl)...)
-			lines = append(lines, after...)
-			if i+1 == len(x.lines) && !hasEOL(l) {
-				// A file without a final newline keeps that shape.
-				lines[len(lines)-1] = body(lines[len(lines)-1])
-			}
-			continue
-		}
-		lines = append(lines, l)
-	}
-	x.lines = lines
-	return join(x)
-}
-
-// logAt is the time of ours' i-th Log entry as written in the result.
-func (v *stateSide) logAt(i int) string {
-	if i < len(v.log) {
-		return v.log[i].at
-	}
-	return ""
-}
-
-func join(t text) []byte {
-	var b bytes.Buffer
-	if t.bom {
-		b.WriteString(utf8BOM)
-	}
-	for _, l := range t.lines {
-		b.WriteString(l)
-	}
-	return b.Bytes()
 }
