@@ -13,14 +13,28 @@ import (
 // dfile is a decisions.md: text before the first entry, then entries, each
 // a "## <qid> <status>" heading at column 0 and the lines up to the next.
 type dfile struct {
-	text
+	bom     bool
+	nl      string // the ending new lines get: the file's first, else "\n"
+	s       string // its text (after a byte order mark)
 	pre     []string
-	entries []*dentry
+	heads   []dhead   // until the entries are read (eachEntry)
+	entries []*dentry // when parsed (parseDecisions)
 }
 
+// dhead is an entry's heading: its block (for its fields) and where its
+// line starts in the text.
+type dhead struct {
+	bl *mdstore.Block
+	at int
+}
+
+// dentry is an entry: its text is its bytes, one string (not split into
+// lines, which for ten thousand entries would cost more than the text).
 type dentry struct {
-	lines  []string // heading first; the heading's id renamed
-	id     string   // the question id the heading names, or ""
+	text   string // heading first; the heading's id renamed
+	from   int    // where text is in the file; -1 when it is not (the heading was renamed)
+	to     int
+	id     string // the question id the heading names, or ""
 	status string
 	answer string
 	at     string   // answered_at, else the entry before it's
@@ -30,65 +44,100 @@ type dentry struct {
 	head   string   // its heading line
 }
 
-func parseDecisions(b []byte, m map[string]string, r *Renumbering, version int) *dfile {
-	f := &dfile{text: splitText(b)}
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			f.pre = f.lines[:end]
-			return
+func (e *dentry) lines() []string { return splitLines(e.text) }
+
+// splitDecisions finds the entries' headings of decisions.md (fenced "## "
+// lines are text).
+func splitDecisions(b []byte) *dfile {
+	s, bom, nl := mdstore.Form(view(b))
+	f := &dfile{bom: bom, nl: nl, s: s}
+	line, off := 0, 0 // off is where line starts
+	for _, bl := range mdstore.DecisionBlocks(b) {
+		for ; line < bl.Line()-1; line++ {
+			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+				off += i + 1
+			} else {
+				off = len(s)
+			}
 		}
-		f.entries = append(f.entries, newEntry(f.lines[start:end], m, f.nl, r, version))
-	}
-	for _, i := range mdstore.DecisionHeadingLines(b) { // fenced "## " lines are text
-		if strings.HasPrefix(body(f.lines[i]), "## ") {
-			flush(i)
-			start = i
+		if strings.HasPrefix(s[off:], "## ") {
+			f.heads = append(f.heads, dhead{bl, off})
 		}
 	}
-	flush(len(f.lines))
+	pre := len(s)
+	if len(f.heads) > 0 {
+		pre = f.heads[0].at
+	}
+	f.pre = splitLines(s[:pre])
+	return f
+}
+
+// eachEntry reads the entries in file order, giving each to visit. The
+// entry given is read over for the next one, and its strings share the
+// file's bytes: a caller that keeps it keeps a copy (own).
+func (f *dfile) eachEntry(m map[string]string, r *Renumbering, version int, visit func(*dentry)) {
+	var e dentry
 	prev := ""
-	for _, e := range f.entries {
+	for i, h := range f.heads {
+		end := len(f.s)
+		if i+1 < len(f.heads) {
+			end = f.heads[i+1].at
+		}
+		e = dentry{from: h.at, to: end}
+		e.read(f.s[h.at:end], h.bl, m, f.nl, r, version)
 		if e.at == "" {
 			e.at = prev
 		}
 		prev = e.at
+		visit(&e)
+	}
+	f.heads = nil
+}
+
+// parseDecisions reads decisions.md whole, its entries sharing b.
+func parseDecisions(b []byte, m map[string]string, r *Renumbering, version int) *dfile {
+	f := splitDecisions(b)
+	entries := make([]dentry, 0, len(f.heads)) // one allocation, not one an entry
+	f.eachEntry(m, r, version, func(e *dentry) { entries = append(entries, *e) })
+	f.entries = make([]*dentry, len(entries))
+	for i := range entries {
+		f.entries[i] = &entries[i]
 	}
 	return f
 }
 
-// newEntry reads an entry, its heading's id as the merged questions.md has
-// it: the version's id of its question (an entry a merge left under an
-// earlier id of the question's chain moves to the question's id), renamed
-// by m.
-func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, version int) *dentry {
-	e := &dentry{lines: lines}
-	head := strings.TrimSpace(strings.TrimPrefix(body(lines[0]), "## "))
+// read reads an entry (its text, and its heading's block for its
+// fields), its heading's id as the merged questions.md has it: the
+// version's id of its question (an entry a merge left under an earlier id
+// of the question's chain moves to the question's id), renamed by m. Its
+// strings share the file's bytes (own copies them).
+func (e *dentry) read(text string, bl *mdstore.Block, m map[string]string, nl string, r *Renumbering, version int) {
+	e.text = text
+	first, rest := text, ""
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		first, rest = text[:i+1], text[i+1:]
+	}
+	head := strings.TrimSpace(strings.TrimPrefix(body(first), "## "))
 	var question string
 	if f := strings.Fields(head); len(f) > 0 && qid.Shaped(f[0]) {
-		// The fields are read as questions.md's are.
-		q := mdstore.ParseQuestions([]byte("## " + f[0] + "\n" + strings.Join(lines[1:], "")))
-		if bl := q.Find(f[0]); bl != nil {
-			// Copies: the values would keep the entry's whole text.
-			v, _ := bl.Peek("answer", "answeredat", "question", "raisedat")
-			e.answer, question = strings.Clone(v[0]), strings.Clone(v[2])
-			if at := strings.TrimSpace(v[1]); isTime(at) {
-				e.at = strings.Clone(at)
-			}
-			if at := strings.TrimSpace(v[3]); isTime(at) {
-				e.raised = strings.Clone(at)
-			}
+		v, _ := bl.Peek("answer", "answeredat", "question", "raisedat")
+		e.answer, question = v[0], v[2]
+		if at := strings.TrimSpace(v[1]); isTime(at) {
+			e.at = at
+		}
+		if at := strings.TrimSpace(v[3]); isTime(at) {
+			e.raised = at
 		}
 		if to, ok := r.Moved(version, f[0], e.raised, question); ok && question != "" {
 			head = to + strings.TrimPrefix(head, f[0])
 		}
 	}
-	if mapped := mapIDs(head, m); mapped != strings.TrimSpace(strings.TrimPrefix(body(lines[0]), "## ")) {
-		e.lines = append([]string{"## " + mapped + nl}, lines[1:]...)
-		if !hasEOL(lines[0]) {
-			e.lines[0] = body(e.lines[0])
+	if mapped := mapIDs(head, m); mapped != strings.TrimSpace(strings.TrimPrefix(body(first), "## ")) {
+		first = "## " + mapped
+		if hasEOL(text) || rest != "" {
+			first += nl
 		}
-		head = mapped
+		e.text, e.from, head = first+rest, -1, mapped
 	}
 	e.asks = digest(oneSpaced(question))
 	if f := strings.Fields(head); len(f) > 0 && qid.Shaped(f[0]) {
@@ -97,8 +146,16 @@ func newEntry(lines []string, m map[string]string, nl string, r *Renumbering, ve
 			e.status = f[1]
 		}
 	}
-	e.norm, e.head = digest(normalized(e.lines)), strings.TrimRight(body(e.lines[0]), " \t")
-	return e
+	e.norm, e.head = normalized(e.lines()), strings.TrimRight(body(first), " \t")
+}
+
+// own is the entry in memory of its own, not of the file it was read from.
+func (e *dentry) own() *dentry {
+	c := *e
+	for _, s := range []*string{&c.text, &c.id, &c.status, &c.answer, &c.at, &c.raised, &c.head} {
+		*s = strings.Clone(*s)
+	}
+	return &c
 }
 
 // sameQuestion: two entries copied one question (mdstore.SameAsking).
@@ -117,27 +174,51 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 	if done {
 		return res, err
 	}
-	var data [3][]byte
-	for i, v := range vs {
-		if data[i], err = v.reread(); err != nil {
-			return Result{}, err
-		}
-	}
-	base, ours, theirs := data[0], data[1], data[2]
-	b, o, t := parseDecisions(base, mapB, r, Base), parseDecisions(ours, mapO, r, Ours), parseDecisions(theirs, mapT, r, Theirs)
-	nl := o.nl
+	// One version at a time, so that the base and theirs are not held
+	// beside ours: of the base the merge keeps the digests of its entries
+	// and of its text before them; of theirs the entries neither the base
+	// nor ours has, and its text before them.
 	known := map[[16]byte]bool{}
-	for _, e := range append(append([]*dentry(nil), b.entries...), o.entries...) {
-		known[e.norm] = true
+	data, err := vs[0].reread()
+	if err != nil {
+		return Result{}, err
+	}
+	b := splitDecisions(data)
+	b.eachEntry(mapB, r, Base, func(e *dentry) { known[e.norm] = true })
+	basePre := normalized(b.pre)
+	if data, err = vs[2].reread(); err != nil {
+		return Result{}, err
+	}
+	t := splitDecisions(data)
+	var fresh []*dentry
+	t.eachEntry(mapT, r, Theirs, func(e *dentry) {
+		if !known[e.norm] {
+			known[e.norm] = true
+			fresh = append(fresh, e.own())
+		}
+	})
+	theirsPre, tPre := normalized(t.pre), ownLines(strings.Join(t.pre, ""))
+	if data, err = vs[1].reread(); err != nil {
+		return Result{}, err
+	}
+	o := parseDecisions(data, mapO, r, Ours)
+	nl := o.nl
+	inOurs := map[[16]byte]bool{} // of theirs' entries' digests: whether ours has it too
+	for _, e := range fresh {
+		inOurs[e.norm] = false
+	}
+	for _, e := range o.entries {
+		if _, ok := inOurs[e.norm]; ok {
+			inOurs[e.norm] = true
+		}
 	}
 	var added []*dentry
 	clash := map[*dentry]*dentry{} // ours entry → theirs' different decision on its question
 	var conflicts []string
-	for _, e := range t.entries {
-		if known[e.norm] {
+	for _, e := range fresh {
+		if inOurs[e.norm] {
 			continue
 		}
-		known[e.norm] = true
 		var same *dentry
 		if e.id != "" {
 			for _, oe := range o.entries {
@@ -163,56 +244,65 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 
 	var pieces []piece
 	pre := o.pre
-	if normalized(b.pre) == normalized(o.pre) && normalized(t.pre) != normalized(b.pre) {
+	if basePre == normalized(o.pre) && theirsPre != basePre {
 		tail := o.pre[len(trimBlankTail(o.pre)):]
-		pre = withEOL(trimBlankTail(t.pre), nl)
+		pre = withEOL(trimBlankTail(tPre), nl)
 		if len(tail) > 0 || len(o.entries) > 0 {
 			pre = endLine(pre, nl)
 		}
 		pre = append(pre, tail...)
 	}
 	pieces = append(pieces, clean(pre))
-	entry := func(e *dentry) []string { return endLine(withEOL(trimBlankTail(e.lines), nl), nl) }
+	entry := func(e *dentry) []string { return endLine(withEOL(trimBlankTail(e.lines()), nl), nl) }
+	// Ours' entries that the result has as they are go in runs, each one
+	// stretch of ours' text.
+	run := [2]int{-1, -1}
+	endRun := func() {
+		if run[0] >= 0 {
+			pieces = append(pieces, clean([]string{o.s[run[0]:run[1]]}))
+			run[0] = -1
+		}
+	}
 	next := 0
 	for _, oe := range o.entries {
 		for next < len(added) && added[next].at != "" && added[next].at < oe.at {
+			endRun()
 			pieces = append(pieces, clean(append(entry(added[next]), nl)))
 			next++
 		}
-		if te := clash[oe]; te != nil {
-			tail := oe.lines[len(trimBlankTail(oe.lines)):]
-			theirs := entry(te)
-			if len(tail) == 0 && !hasEOL(oe.lines[len(oe.lines)-1]) {
-				theirs[len(theirs)-1] = body(theirs[len(theirs)-1])
+		te := clash[oe]
+		if te == nil && oe.from >= 0 {
+			if run[0] < 0 {
+				run[0] = oe.from
 			}
-			pieces = append(pieces, piece{ours: oe.lines, theirs: append(theirs, tail...)})
+			run[1] = oe.to
 			continue
 		}
-		pieces = append(pieces, clean(oe.lines))
+		endRun()
+		if te != nil {
+			ours := oe.lines()
+			tail := ours[len(trimBlankTail(ours)):]
+			theirs := entry(te)
+			if len(tail) == 0 && !hasEOL(oe.text) {
+				theirs[len(theirs)-1] = body(theirs[len(theirs)-1])
+			}
+			pieces = append(pieces, piece{ours: ours, theirs: append(theirs, tail...)})
+			continue
+		}
+		pieces = append(pieces, clean([]string{oe.text})) // its lines as one
 	}
+	endRun()
 	for ; next < len(added); next++ {
 		pieces = breakBefore(pieces, nl)
 		pieces = append(pieces, clean(entry(added[next])))
 	}
+	// What the result must hold on each side, counted before it is
+	// written: ours' entries are not held while it is checked.
+	wantO, wantT := wants(o.entries, added, nil), map[[16]byte]wanted(nil)
+	if wantT = wantO; len(clash) > 0 {
+		wantT = wants(o.entries, added, clash)
+	}
 	merged, ro, rt := render(o.bom, nl, pieces, nil)
-	type wanted struct {
-		n    int
-		head string
-	}
-	wantO, wantT := map[[16]byte]wanted{}, map[[16]byte]wanted{}
-	want := func(m map[[16]byte]wanted, e *dentry) { m[e.norm] = wanted{m[e.norm].n + 1, e.head} }
-	for _, oe := range o.entries {
-		want(wantO, oe)
-		if te := clash[oe]; te != nil {
-			want(wantT, te)
-		} else {
-			want(wantT, oe)
-		}
-	}
-	for _, e := range added {
-		want(wantO, e)
-		want(wantT, e)
-	}
 	for _, v := range []struct {
 		side string
 		data []byte
@@ -222,9 +312,7 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 			break // the same check again
 		}
 		got := map[[16]byte]int{}
-		for _, e := range parseDecisions(v.data, nil, nil, Ours).entries {
-			got[e.norm]++
-		}
+		splitDecisions(v.data).eachEntry(nil, nil, Ours, func(e *dentry) { got[e.norm]++ })
 		for n, w := range v.want {
 			if got[n] < w.n {
 				return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, w.head)
@@ -232,4 +320,36 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 		}
 	}
 	return Result{Data: merged, Conflicts: conflicts}, nil
+}
+
+// wanted is how many entries of a text the result must have, and the
+// heading of one (a copy), to say which is lost.
+type wanted struct {
+	n    int
+	head string
+}
+
+// wants counts the entries the result must have: ours' (where theirs'
+// different decision stands instead, in clash, that one) and the added.
+func wants(ours, added []*dentry, clash map[*dentry]*dentry) map[[16]byte]wanted {
+	m := map[[16]byte]wanted{}
+	want := func(e *dentry) {
+		if w, ok := m[e.norm]; ok {
+			w.n++
+			m[e.norm] = w
+			return
+		}
+		m[e.norm] = wanted{1, strings.Clone(e.head)}
+	}
+	for _, oe := range ours {
+		if te := clash[oe]; te != nil {
+			want(te)
+		} else {
+			want(oe)
+		}
+	}
+	for _, e := range added {
+		want(e)
+	}
+	return m
 }

@@ -230,7 +230,7 @@ func summary(mb *mdstore.Block, text string, sum [16]byte) *qinfo {
 		from: own(strings.TrimSpace(v[1])), status: own(v[2]), answer: digest(v[3]), supersedes: has[2]}
 	in.asks = digest(oneSpaced(w[0]))
 	if in.ident, in.hasIdent = identity(v[0], w[0], w[1]); !in.hasIdent {
-		in.ident = digest(normalized(splitLines(text)[1:]))
+		in.ident = normalized(splitLines(text)[1:])
 	}
 	return in
 }

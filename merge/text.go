@@ -2,6 +2,7 @@ package merge
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
@@ -75,15 +76,16 @@ func trimBlankTail(lines []string) []string {
 	return lines
 }
 
-// normalized is lines' text with LF endings and no trailing blank lines or
-// trailing white space: two spellings of the same content compare equal.
-func normalized(lines []string) string {
-	var b strings.Builder
+// normalized is the digest of lines' text with LF endings and no trailing
+// blank lines or trailing white space: two spellings of the same content
+// have one.
+func normalized(lines []string) [16]byte {
+	h, line := sha256.New(), []byte(nil)
 	for _, l := range trimBlankTail(lines) {
-		b.WriteString(strings.TrimRight(body(l), " \t"))
-		b.WriteByte('\n')
+		line = append(append(line[:0], strings.TrimRight(body(l), " \t")...), '\n')
+		h.Write(line)
 	}
-	return b.String()
+	return [16]byte(h.Sum(nil))
 }
 
 // readable refuses input that no parser of the engine reads cleanly.
