@@ -103,7 +103,7 @@ type Renumbering struct {
 	base, ours, theirs map[string]string
 	renamed            []Rename
 	// Of the questions of the merged questions.md, by id: those that are
-	// final on either side, and when each was raised.
+	// final on either side, and when each of the others was raised.
 	final  map[string]bool
 	raised map[string]string
 	// moved says, for each version, under which id its questions.md has a
@@ -144,7 +144,8 @@ func (r *Renumbering) Moved(version int, id, raised, question string) (string, b
 // (answered, dropped or rejected on either side).
 func (r *Renumbering) Final(id string) bool { return r != nil && r.final[id] }
 
-// Raised is when the merged questions.md's question id was raised, or "".
+// Raised is when the merged questions.md's open question id was raised,
+// or "" (for a question that is final on either side too).
 func (r *Renumbering) Raised(id string) string {
 	if r == nil {
 		return ""

@@ -294,17 +294,29 @@ func (p *plan) records() {
 			}
 		}
 	}
-	for _, side := range []struct {
+	sides := []struct {
 		f *qfile
 		m map[string]string
-	}{{p.o, p.r.ours}, {p.t, p.r.theirs}} {
+	}{{p.o, p.r.ours}, {p.t, p.r.theirs}}
+	resultID := func(m map[string]string, id string) string {
+		if to, ok := m[id]; ok {
+			return to
+		}
+		return id
+	}
+	for _, side := range sides {
 		for _, blk := range side.f.blocks {
-			id := blk.qid
-			if to, ok := side.m[id]; ok {
-				id = to
-			}
+			id := resultID(side.m, blk.qid)
 			p.r.final[id] = p.r.final[id] || isFinal(blk.status)
-			if _, ok := p.r.raised[id]; !ok && blk.raisedAt != "" {
+		}
+	}
+	// Only a question that stays open can pause the agent: the raise
+	// times of the others are not kept (most questions of a long-lived
+	// workspace are final).
+	for _, side := range sides {
+		for _, blk := range side.f.blocks {
+			id := resultID(side.m, blk.qid)
+			if _, ok := p.r.raised[id]; !ok && blk.raisedAt != "" && !p.r.final[id] {
 				p.r.raised[id] = blk.raisedAt
 			}
 		}
