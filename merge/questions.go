@@ -57,8 +57,9 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	}
 	o := p.o
 	nl := o.nl
-	var pieces []piece
-	var wantO, wantT []expect
+	n := len(o.blocks) + len(p.added)
+	pieces := make([]piece, 0, n+len(o.texts)+len(p.added)+len(p.t.texts))
+	wantO, wantT := make([]expect, 0, n), make([]expect, 0, n)
 	var conflicts []string
 	oursKeys := map[textKey]bool{}
 	baseText, theirsText := textChunks(p.b), textChunks(p.t)
