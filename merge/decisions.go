@@ -242,6 +242,13 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 		}
 	}
 
+	// What the result must hold on each side, counted before it is
+	// written: ours' entries are not held while it is written and
+	// checked, only ours' text.
+	wantO, wantT := wants(o.entries, added, nil), map[[16]byte]wanted(nil)
+	if wantT = wantO; len(clash) > 0 {
+		wantT = wants(o.entries, added, clash)
+	}
 	var pieces []piece
 	pre := o.pre
 	if basePre == normalized(o.pre) && theirsPre != basePre {
@@ -295,12 +302,6 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 	for ; next < len(added); next++ {
 		pieces = breakBefore(pieces, nl)
 		pieces = append(pieces, clean(entry(added[next])))
-	}
-	// What the result must hold on each side, counted before it is
-	// written: ours' entries are not held while it is checked.
-	wantO, wantT := wants(o.entries, added, nil), map[[16]byte]wanted(nil)
-	if wantT = wantO; len(clash) > 0 {
-		wantT = wants(o.entries, added, clash)
 	}
 	merged, ro, rt := render(o.bom, nl, pieces, nil)
 	for _, v := range []struct {
