@@ -71,9 +71,13 @@
 // the blocks), and dropped. A version is read again only for what the
 // merge writes: ours whole, and of theirs and the base the blocks that are
 // added or changed. A block is taken as unchanged when its digest (SHA-256)
-// is the other version's. At 10,000 questions (5 MB a version) the merge
-// driver stays under 30 MB; holding the three versions split into lines
-// and fields took 229 MB.
+// is the other version's. Holding the three versions split into lines and
+// fields took 229 MB at 10,000 questions (5 MB a version).
+//
+// The merge driver, a process of its own, collects each version of
+// questions.md once it is summed up (File and Reader sources do; Of does
+// not): left to the collector, the version just read would set the heap's
+// goal, and the heap would grow to about twice it.
 //
 // State reads the versions of state.md one at a time, ours last. Of the
 // base and theirs it keeps what it compares: the cursor, the Awaiting
@@ -86,6 +90,16 @@
 // version) the merge of state.md alone peaks at 22 MB of resident memory,
 // the driver with its planning of questions.md at 25 MB; holding the
 // three versions parsed and their results twice took 37 to 39 MB.
+//
+// Decisions reads the versions of decisions.md one at a time too, ours
+// last: of the base it keeps the digests of its entries and of its text
+// before them, of theirs the entries neither the base nor ours has, and
+// ours whole, each entry one string of the file. Ours' unchanged entries
+// go into the result as runs of its text.
+//
+// At 10,000 questions the driver on questions.md and on decisions.md peaks
+// at about 30 MB of resident memory (scripts/bench.sh -rss; about 13 MB of
+// it is the program itself), most of it while it plans.
 //
 // # Guarantees
 //
