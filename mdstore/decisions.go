@@ -50,17 +50,6 @@ func HasDecision(b []byte, title string) bool {
 	return false
 }
 
-// DecisionHeadingLines returns the indexes (from 0, a BOM not counted) of
-// decisions.md's lines where its entries start.
-func DecisionHeadingLines(b []byte) []int {
-	entries := DecisionEntries(b)
-	out := make([]int, len(entries))
-	for i, e := range entries {
-		out[i] = e.Line - 1
-	}
-	return out
-}
-
 // DecisionID is the question id an entry's title records ("q-… answered"),
 // or "" for an entry about something else.
 func DecisionID(title string) string {

@@ -32,7 +32,7 @@ type dhead struct {
 // lines, which for ten thousand entries would cost more than the text).
 type dentry struct {
 	text   string // heading first; the heading's id renamed
-	from   int    // where text is in the file; -1 when it is not (the heading was renamed)
+	from   int    // where text is in the file (to its end, to); -1 when the heading was renamed
 	to     int
 	id     string // the question id the heading names, or ""
 	status string
