@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -133,11 +134,11 @@ func (e *dentry) read(text string, bl *mdstore.Block, m map[string]string, nl st
 		}
 	}
 	if mapped := mapIDs(head, m); mapped != strings.TrimSpace(strings.TrimPrefix(body(first), "## ")) {
-		first = "## " + mapped
-		if hasEOL(text) || rest != "" {
-			first += nl
+		renamed := "## " + mapped
+		if hasEOL(first) {
+			renamed += nl
 		}
-		e.text, e.from, head = first+rest, -1, mapped
+		e.text, e.from, head, first = renamed+rest, -1, mapped, renamed
 	}
 	e.asks = digest(oneSpaced(question))
 	if f := strings.Fields(head); len(f) > 0 && qid.Shaped(f[0]) {
@@ -176,8 +177,9 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 	}
 	// One version at a time, so that the base and theirs are not held
 	// beside ours: of the base the merge keeps the digests of its entries
-	// and of its text before them; of theirs the entries neither the base
-	// nor ours has, and its text before them.
+	// and of its text before them; of theirs the entries the base lacks
+	// (those ours has too are left out once ours is read), and its text
+	// before them.
 	known := map[[16]byte]bool{}
 	data, err := vs[0].reread()
 	if err != nil {
@@ -197,7 +199,7 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 			fresh = append(fresh, e.own())
 		}
 	})
-	theirsPre, tPre := normalized(t.pre), ownLines(strings.Join(t.pre, ""))
+	theirsPre, tPre := normalized(t.pre), splitLines(strings.Join(t.pre, "")) // a copy
 	if data, err = vs[1].reread(); err != nil {
 		return Result{}, err
 	}
@@ -245,8 +247,9 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 	// What the result must hold on each side, counted before it is
 	// written: ours' entries are not held while it is written and
 	// checked, only ours' text.
-	wantO, wantT := wants(o.entries, added, nil), map[[16]byte]wanted(nil)
-	if wantT = wantO; len(clash) > 0 {
+	wantO := wants(o.entries, added, nil)
+	wantT := wantO
+	if len(clash) > 0 {
 		wantT = wants(o.entries, added, clash)
 	}
 	var pieces []piece
@@ -314,10 +317,14 @@ func Decisions(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, erro
 		}
 		got := map[[16]byte]int{}
 		splitDecisions(v.data).eachEntry(nil, nil, Ours, func(e *dentry) { got[e.norm]++ })
+		var lost []string
 		for n, w := range v.want {
 			if got[n] < w.n {
-				return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, w.head)
+				lost = append(lost, w.head)
 			}
+		}
+		if len(lost) > 0 {
+			return Result{}, fmt.Errorf("merging decisions.md (%s' side) loses the entry %q", v.side, slices.Min(lost))
 		}
 	}
 	return Result{Data: merged, Conflicts: conflicts}, nil

@@ -93,9 +93,9 @@
 //
 // Decisions reads the versions of decisions.md one at a time too, ours
 // last: of the base it keeps the digests of its entries and of its text
-// before them, of theirs the entries neither the base nor ours has, and
-// ours whole, each entry one string of the file. Ours' unchanged entries
-// go into the result as runs of its text.
+// before them, of theirs the entries the base lacks, and ours whole, each
+// entry one string of the file. Ours' unchanged entries go into the
+// result as runs of its text.
 //
 // At 10,000 questions the driver on questions.md and on decisions.md peaks
 // at about 30 MB of resident memory (scripts/bench.sh -rss; about 13 MB of
