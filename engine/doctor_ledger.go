@@ -27,16 +27,28 @@ type recorded struct {
 // resolutionFields are the fields of a decision that restore a resolution.
 var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by", "answered_via", "auto", "strategy", "responses"}
 
-// recordedDecisions returns, by qid, the last entry of decisions.md (of its
-// blocks, mdstore.DecisionBlocks) that records a final status (recordOf).
-func recordedDecisions(ledger []*mdstore.Block) map[string]recorded {
-	out := make(map[string]recorded, len(ledger))
-	for _, e := range ledger {
+// recordedDecisions returns, by qid, where in ledger (decisions.md's
+// blocks, mdstore.DecisionBlocks) the last entry that records a final
+// status is (recordOf reads it): a place, not the record, as a workspace
+// of 10,000 decisions would hold 10,000 records.
+func recordedDecisions(ledger []*mdstore.Block) map[string]int {
+	out := make(map[string]int, len(ledger))
+	for i, e := range ledger {
 		if r := recordOf(e); r.id != "" {
-			out[r.id] = r
+			out[r.id] = i
 		}
 	}
 	return out
+}
+
+// lastRecord is the last final decision of id that ledger records.
+func lastRecord(ledger []*mdstore.Block, id string) (recorded, bool) {
+	for i := len(ledger) - 1; i >= 0; i-- {
+		if r := recordOf(ledger[i]); r.id == id {
+			return r, true
+		}
+	}
+	return recorded{}, false
 }
 
 // recordOf reads an entry of decisions.md as a final decision; its id is ""
@@ -65,8 +77,7 @@ func recordedDecision(b []byte, id string) (recorded, bool) {
 	if !bytes.Contains(b, []byte("## "+id+" ")) {
 		return recorded{}, false
 	}
-	r, ok := recordedDecisions(mdstore.DecisionBlocks(b))[id]
-	return r, ok
+	return lastRecord(mdstore.DecisionBlocks(b), id)
 }
 
 // reverted is a question whose block disagrees with its recorded decision:
@@ -88,19 +99,19 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 	repeated := repeatedIDs(w.questions)
 	found := map[string]*mdstore.Block{} // the recorded ids' blocks that are open
 	for _, b := range w.questions.Blocks() {
-		r, ok := rec[b.QID]
+		i, ok := rec[b.QID]
 		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !r.sameQuestion(b) {
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !recordOf(ledger[i]).sameQuestion(b) {
 			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
 		found[b.QID] = b
 	}
 	out := make([]reverted, 0, len(rec))
-	for id, r := range rec {
-		out = append(out, reverted{r, found[id]})
+	for id, i := range rec {
+		out = append(out, reverted{recordOf(ledger[i]), found[id]})
 	}
 	slices.SortFunc(out, func(a, b reverted) int { return a.line - b.line })
 	return out
@@ -113,7 +124,7 @@ func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
 	if id == "" || w.questions.Find(id) != nil {
 		return ""
 	}
-	if _, ok := recordedDecisions(ledger)[id]; ok {
+	if _, ok := lastRecord(ledger, id); ok {
 		return ""
 	}
 	return id
