@@ -33,7 +33,7 @@ type want struct {
 // are the same.
 type composition struct {
 	keys      map[string][2]want
-	section   [2]*stateSide // whose Awaiting human section each takes; nil: none
+	section   *stateSide // whose Awaiting human section the result takes; nil: none
 	conflicts []string
 }
 
@@ -233,7 +233,7 @@ func compose(b, o, t *stateSide, r *Renumbering) composition {
 			sec.awaiting = append(sec.awaiting, mdstore.KV{Key: "raised_at", Value: at})
 		}
 	}
-	c.section = [2]*stateSide{sec, sec}
+	c.section = sec
 
 	// Status and next_action follow: a stop first, then a pause, else
 	// running.

@@ -236,9 +236,11 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 	}
 
 	// Each side's view of a conflict is built from ours' parse: the first
-	// edits o.s itself, a second (only when the views differ) a new one.
+	// edits o.s itself, a second (only when the sides' changes differ) a
+	// new one.
 	rawO := rawAwaiting(o.s)
-	build := func(s *mdstore.State, ch []change, sec *stateSide) []byte {
+	sec := c.section
+	build := func(s *mdstore.State, ch []change) []byte {
 		for _, c := range ch {
 			if c.del {
 				s.Delete(c.key)
@@ -254,16 +256,16 @@ func State(baseSrc, oursSrc, theirsSrc Source, r *Renumbering) (Result, error) {
 		}
 		return mergeLog(s, o.log, t.added)
 	}
-	outs := [][]byte{build(o.s, chO, c.section[0])}
+	outs := [][]byte{build(o.s, chO)}
 	o.s = nil
-	if !slices.Equal(chO, chT) || c.section[0] != c.section[1] {
-		outs = append(outs, build(mdstore.ParseState(ours), chT, c.section[1]))
+	if !slices.Equal(chO, chT) {
+		outs = append(outs, build(mdstore.ParseState(ours), chT))
 	}
-	for i, out := range outs {
-		want := ""
-		if c.section[i] != nil {
-			want = c.section[i].awaitedRaw()
-		}
+	want := ""
+	if sec != nil {
+		want = sec.awaitedRaw()
+	}
+	for _, out := range outs {
 		if got := mdstore.ParseState(out).AwaitingQID(); got != want {
 			return Result{}, fmt.Errorf("merging state.md gives the awaited question %q, want %q", got, want)
 		}
