@@ -654,3 +654,48 @@ func TestQuestionsTooLarge(t *testing.T) {
 		t.Fatalf("got %v and %d bytes, want theirs refused as too large and no result", err, len(res.Data))
 	}
 }
+
+// TestStateDecisionsSourceChanged: a version of state.md or decisions.md
+// that is not the same when read again (to merge, or as the result whole)
+// is an error naming it, never a result.
+func TestStateDecisionsSourceChanged(t *testing.T) {
+	changing := func(first, later string) Source {
+		reads := 0
+		return Reader(func() ([]byte, error) {
+			if reads++; reads > 1 {
+				return []byte(later), nil
+			}
+			return []byte(first), nil
+		})
+	}
+	base := state([][2]string{{"status", "running"}}, nil, "2026-11-29T10:00:00Z a")
+	ours := state([][2]string{{"status", "running"}}, nil, "2026-11-29T10:00:00Z a", "2026-11-29T11:00:00Z b")
+	theirs := state([][2]string{{"status", "running"}}, nil, "2026-11-29T10:00:00Z a", "2026-11-29T12:00:00Z c")
+	decB, decO := dec(entry(id1, "answered", "yes", "2026-11-29T10:00:00Z")), dec(entry(id1, "answered", "yes", "2026-11-29T10:00:00Z"), entry(id2, "answered", "no", "2026-11-29T11:00:00Z"))
+	decT := dec(entry(id1, "answered", "yes", "2026-11-29T10:00:00Z"), entry(id3, "dropped", "x", "2026-11-29T12:00:00Z"))
+	for _, c := range []struct {
+		name               string
+		merge              func(b, o, t Source) (Result, error)
+		base, ours, theirs string
+	}{
+		{"state.md", func(b, o, t Source) (Result, error) { return State(b, o, t, nil) }, base, ours, theirs},
+		{"decisions.md", func(b, o, t Source) (Result, error) { return Decisions(b, o, t, nil) }, decB, decO, decT},
+	} {
+		if _, err := c.merge(Of([]byte(c.base)), Of([]byte(c.ours)), Of([]byte(c.theirs))); err != nil {
+			t.Fatalf("%s: unchanged versions: %v", c.name, err)
+		}
+		_, err := c.merge(Of([]byte(c.base)), Of([]byte(c.ours)), changing(c.theirs, c.ours))
+		if want := "their " + c.name + " changed while it was merged"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s, theirs changed: got %v, want %q", c.name, err, want)
+		}
+		// Ours changed nothing: the result is theirs whole, read again.
+		_, err = c.merge(Of([]byte(c.base)), Of([]byte(c.base)), changing(c.theirs, c.ours))
+		if want := "their " + c.name + " changed while it was merged"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s, theirs whole: got %v, want %q", c.name, err, want)
+		}
+		_, err = c.merge(changing(c.base, c.theirs), Of([]byte(c.ours)), Of([]byte(c.theirs)))
+		if want := "base " + c.name + " changed while it was merged"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s, base changed: got %v, want %q", c.name, err, want)
+		}
+	}
+}
