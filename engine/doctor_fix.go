@@ -78,6 +78,7 @@ func (d *doctor) removeTemps() error {
 func (d *doctor) renumber(w *wsFiles) error {
 	awaited := w.state.AwaitingQID()
 	meant := d.meantBlock(w)
+	others := d.e.otherQIDs() // the other workspaces' ids: a renumbering here changes none
 	for {
 		b := firstDuplicate(w.questions)
 		if b == nil {
@@ -85,7 +86,7 @@ func (d *doctor) renumber(w *wsFiles) error {
 		}
 		old, line := b.QID, b.Line()
 		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
-		next, _, err := nextFree(&w.files, id.Date, d.e.otherQIDs())
+		next, _, err := nextFree(&w.files, id.Date, others)
 		if err != nil {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
