@@ -110,12 +110,7 @@ func (e *Engine) actedOn(s *mdstore.State, id string) bool {
 	owed := false
 	if pending := rescopePending(s); slices.Contains(pending, id) {
 		owed = true
-		pending = slices.DeleteFunc(pending, func(p string) bool { return p == id })
-		if len(pending) == 0 {
-			s.Delete("rescope_pending")
-		} else {
-			s.Set("rescope_pending", strings.Join(pending, ", "))
-		}
+		setNames(s, "rescope_pending", slices.DeleteFunc(pending, func(p string) bool { return p == id }))
 	}
 	if ids := e.rescopeIDs(valueOf(s, "next_action")); slices.Contains(ids, id) {
 		owed = true
