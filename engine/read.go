@@ -95,10 +95,11 @@ type ListFilter struct {
 	Awaited bool
 }
 
+// keeps reports whether fl picks q, whose status it already has (List
+// reads the questions of fl.Status only).
 func (fl ListFilter) keeps(q Question) bool {
 	switch {
-	case fl.Status != "all" && q.Status != fl.Status,
-		fl.Gate != "" && q.Gate != fl.Gate,
+	case fl.Gate != "" && q.Gate != fl.Gate,
 		fl.Overdue && !q.Overdue,
 		fl.Awaited && !q.Awaited:
 		return false
