@@ -26,17 +26,13 @@ func NewToken() string {
 	return hex.EncodeToString(b)
 }
 
-// Loopback reports whether host (a name or an address, without a port)
-// names this machine's loopback interface only.
-func Loopback(host string) bool { return loopback.Is(host) }
-
 // ServeHTTP serves MCP's Streamable HTTP transport on ln, which must listen
 // on loopback, at Path, until ctx ends. A request is served only when its
 // Host header names a loopback address, its Origin (if any) is the
 // server's own, and it carries token as a bearer token: else 403 or 401,
 // before any tool is reached.
 func ServeHTTP(ctx context.Context, opts Options, ln net.Listener, token string) error {
-	if host, _, err := net.SplitHostPort(ln.Addr().String()); err != nil || !Loopback(host) {
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err != nil || !loopback.Is(host) {
 		return errors.New("mcp: " + ln.Addr().String() + " is not a loopback address")
 	}
 	server := New(opts)

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/loopback"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -128,8 +129,8 @@ func TestHTTP(t *testing.T) {
 func TestHTTPLoopbackOnly(t *testing.T) {
 	for host, want := range map[string]bool{"127.0.0.1": true, "127.0.0.2": true, "::1": true, "[::1]": true, "localhost": true, "LocalHost": true,
 		"0.0.0.0": false, "": false, "192.168.1.2": false, "example.com": false, "::": false} {
-		if got := mcp.Loopback(host); got != want {
-			t.Errorf("Loopback(%q) = %v, want %v", host, got, want)
+		if got := loopback.Is(host); got != want {
+			t.Errorf("loopback.Is(%q) = %v, want %v", host, got, want)
 		}
 	}
 	if a, b := mcp.NewToken(), mcp.NewToken(); a == b || len(a) != 64 {

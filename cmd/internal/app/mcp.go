@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/loopback"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -46,7 +47,7 @@ func cmdMCP(c *cli.Context) error {
 // SIGTERM, with a token made for this run, printed first.
 func serveMCPHTTP(e *env, opts mcp.Options, addr string) error {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil || !mcp.Loopback(host) {
+	if err != nil || !loopback.Is(host) {
 		return mdstore.Errorf(engine.ErrBadArgs, "--listen %s: only a loopback address is served", addr).
 			Hint("give 127.0.0.1:PORT, [::1]:PORT or localhost:PORT")
 	}
