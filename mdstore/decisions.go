@@ -42,8 +42,8 @@ func DecisionEntries(b []byte) []DecisionEntry {
 
 // HasDecision reports whether decisions.md has an entry with the title.
 func HasDecision(b []byte, title string) bool {
-	for _, e := range DecisionEntries(b) {
-		if e.Title == title {
+	for _, e := range parseLedger(b).Blocks() {
+		if e.QID == title {
 			return true
 		}
 	}
