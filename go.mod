@@ -31,4 +31,5 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -1,0 +1,110 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Words of the denials. Each says why and what to do: the harness shows
+// them to the model as the reason a call was refused.
+const (
+	doWait = "Stop here and tell the person what you are waiting for, or wait with: devrites-engine wait"
+	person = "Only the person answers: in this chat (answer 2, answer: <words>, reject: <reason>, drop: <reason>), " +
+		"at a terminal (devrites-engine answer), or through serve or the relay"
+)
+
+// always is the guard that holds whether or not a question awaits: the
+// agent never answers, signs, trusts or always-approves for the person, and
+// never edits the workspace files or the hooks' settings with the
+// harness's edit tools. It returns the denial, or "".
+func always(c Call, g *guardPaths) string {
+	switch c.Kind {
+	case callShell:
+		v := analyzeShell(c.Command, g.protected)
+		if v.forbidden != "" {
+			return "devrites-engine hook: refused `" + v.forbidden + "` run by the agent: answering, signing, trusting " +
+				"and approving are the person's acts. " + person + "."
+		}
+		if v.write != "" {
+			return "devrites-engine hook: refused a command line that writes " + v.write + ": the workspace files and the " +
+				"hooks' settings change only through devrites-engine commands a person runs. " + doWait + "."
+		}
+	case callEdit:
+		for _, p := range c.Paths {
+			if p != "" && g.protected(p) {
+				return "devrites-engine hook: refused an edit of " + p + ": the workspace files (.devrites/) and the hooks' " +
+					"settings are written by devrites-engine only. Use devrites-engine commands (question raise, state stop); " +
+					"a person answers questions. " + doWait + "."
+			}
+		}
+	case callMCP:
+		if c.Tool == "relay_answer" {
+			return "devrites-engine hook: refused " + c.Server + "'s relay_answer: with the hooks installed, the person's " +
+				"chat answer is recorded by the hook itself, never retyped by the agent. " + person + "."
+		}
+	}
+	return ""
+}
+
+// mcpRead are the engine's MCP tools that only read or wait.
+var mcpRead = map[string]bool{"get_state": true, "list_questions": true, "get_question": true, "check": true, "wait_for_answer": true}
+
+// reads reports whether a call only reads, or waits through the engine:
+// what stays allowed while a question awaits the person.
+func reads(c Call, g *guardPaths) bool {
+	switch c.Kind {
+	case callRead, callAsk:
+		return true
+	case callShell:
+		return analyzeShell(c.Command, g.protected).readOnly
+	case callMCP:
+		return mcpRead[c.Tool] && strings.Contains(strings.ToLower(c.Server), "devrites")
+	}
+	return false
+}
+
+// guardPaths decides which paths are protected: any path with a .devrites
+// element, and the settings files of either harness that hold hooks.
+type guardPaths struct {
+	cwd string // relative paths are read from here
+}
+
+func (g *guardPaths) protected(p string) bool {
+	if p == "" {
+		return false
+	}
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(g.cwd, p)
+	}
+	p = filepath.Clean(p)
+	cands := []string{p}
+	// A symbolic link to a protected file is that file: read the link of
+	// the directory (and of the file when it exists).
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		cands = append(cands, filepath.Join(r, filepath.Base(p)))
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		cands = append(cands, r)
+	}
+	for _, c := range cands {
+		lc := strings.ToLower(c) // case-insensitive file systems name one file many ways
+		for _, el := range strings.Split(filepath.ToSlash(lc), "/") {
+			if el == ".devrites" {
+				return true
+			}
+		}
+		dir, base := filepath.Dir(lc), filepath.Base(lc)
+		for _, h := range Harnesses {
+			if h.Protected(dir, base) {
+				return true
+			}
+		}
+	}
+	return false
+}
