@@ -135,6 +135,9 @@ func (env Env) workspaces(project string) *workspaces {
 	for _, ws := range found {
 		eng, err := env.Open(ws)
 		if err == nil {
+			err = conflicted(ws)
+		}
+		if err == nil {
 			w.engines = append(w.engines, eng)
 			var r *engine.CheckResult
 			if r, err = eng.Check(false); err == nil && !r.Proceed && w.paused == nil {
@@ -148,6 +151,22 @@ func (env Env) workspaces(project string) *workspaces {
 		}
 	}
 	return w
+}
+
+// conflicted reports a workspace file that holds the markers of a merge
+// git left unresolved: the engine's reads may still parse it, but what it
+// says is one side's, and no resolution may be written through it.
+func conflicted(ws *mdstore.Workspace) error {
+	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
+		b, err := os.ReadFile(ws.Path(name))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if line := mdstore.ConflictLine(b); line > 0 {
+			return fmt.Errorf("%s:%d: unresolved merge conflict", ws.Path(name), line)
+		}
+	}
+	return nil
 }
 
 // noActive reports whether no feature is active: no --slug and an ACTIVE
@@ -179,7 +198,8 @@ func awaitedQuestion(eng *engine.Engine) (*engine.Question, error) {
 // pausedWords names what the workspace awaits.
 func pausedWords(p *pause) string {
 	if q := p.question; q != nil {
-		return fmt.Sprintf("%s awaits the person: %q (%s).", q.QID, oneLine(q.Question), p.reason)
+		// Not the cursor's next_action: it is the agent's own command.
+		return fmt.Sprintf("%s awaits the person: %q.", q.QID, oneLine(q.Question))
 	}
 	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + oneLine(p.reason) + "."
 }

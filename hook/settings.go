@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/google/renameio/v2"
 )
@@ -241,4 +242,23 @@ func write(path, s string) error {
 		return err
 	}
 	return renameio.WriteFile(path, []byte(s), mode)
+}
+
+// Installed reports whether a settings file of either harness, in the
+// project or the user's home, holds the engine's prompt hook: the chat
+// answer forms are then recorded, and the raise prints them.
+func Installed(project, home string, getenv func(string) string) bool {
+	for _, name := range Names {
+		h := Harnesses[name]
+		for _, scope := range []string{"project", "user"} {
+			if scope == "user" && home == "" {
+				continue
+			}
+			st, err := Status(h, h.Settings(scope, project, home, getenv))
+			if err == nil && slices.Contains(st.Installed, UserPromptSubmit) {
+				return true
+			}
+		}
+	}
+	return false
 }
