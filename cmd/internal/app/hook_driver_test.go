@@ -43,7 +43,7 @@ func (d harnessDriver) run(event map[string]any) verdict {
 			Matcher string
 			Hooks   []struct {
 				Type, Command string
-				Timeout      int
+				Timeout       int
 			}
 		}
 	}
