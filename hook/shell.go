@@ -24,6 +24,9 @@ type shellVerdict struct {
 	// readOnly reports whether every call is a read: the engine's read and
 	// wait commands, or a file-reading tool with no redirection.
 	readOnly bool
+	// suspect is a program the parser cannot name in a call that mentions
+	// the engine; it is forbidden when nothing more exact is.
+	suspect string
 }
 
 // maxDepth bounds nested `sh -c` and `eval` (each level a fresh parse).
@@ -35,6 +38,9 @@ const maxDepth = 4
 func analyzeShell(src string, protected func(string) bool) shellVerdict {
 	v := shellVerdict{readOnly: true}
 	walkShell(src, protected, &v, 0)
+	if v.forbidden == "" {
+		v.forbidden = v.suspect
+	}
 	return v
 }
 
@@ -66,7 +72,7 @@ func walkShell(src string, protected func(string) bool, v *shellVerdict, depth i
 				}
 			}
 		case *syntax.CallExpr:
-			callOf(n, protected, v, depth)
+			callOf(n, src, protected, v, depth)
 		case *syntax.BinaryCmd, *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause,
 			*syntax.ForClause, *syntax.CaseClause, *syntax.File:
 			// Structure only: the calls inside are visited.
@@ -91,7 +97,7 @@ func writes(op syntax.RedirOperator) bool {
 }
 
 // callOf classifies one simple command.
-func callOf(c *syntax.CallExpr, protected func(string) bool, v *shellVerdict, depth int) {
+func callOf(c *syntax.CallExpr, src string, protected func(string) bool, v *shellVerdict, depth int) {
 	if len(c.Args) == 0 {
 		if len(c.Assigns) > 0 {
 			v.readOnly = false // an assignment changes the shell, harmless but not a read
@@ -109,8 +115,12 @@ func callOf(c *syntax.CallExpr, protected func(string) bool, v *shellVerdict, de
 	}
 	if !literal[0] { // a program named by a variable or a substitution
 		v.readOnly = false
-		if mentionsEngine(strings.Join(args, " ")) && v.forbidden == "" {
-			v.forbidden = "an engine call the guard cannot read"
+		text := strings.Join(args, " ")
+		if a, b := int(c.Pos().Offset()), int(c.End().Offset()); a <= b && b <= len(src) {
+			text = src[a:b]
+		}
+		if mentionsEngine(text) {
+			v.suspect = "an engine call the guard cannot read" // unless a call inside says what it is
 		}
 		return
 	}
