@@ -33,8 +33,8 @@ func TestAnalyzeShell(t *testing.T) {
 		{"devrites-engine rules add --always", "--always", false, ""},
 		{`d\evrites-engine answer`, "answer", false, ""},
 		{`"devrites-engine" 'state' "resolve" q-1 1`, "state resolve", false, ""},
-		{"$ENGINE state resolve q-1 1", "", false, ""},                        // a program the guard cannot name: not a read
-		{"x=devrites-engine; $x state resolve q-1 1", "", false, ""},          // the documented limit
+		{"$ENGINE state resolve q-1 1", "", false, ""},               // a program the guard cannot name: not a read
+		{"x=devrites-engine; $x state resolve q-1 1", "", false, ""}, // the documented limit
 		{"${DE:-devrites-engine} state resolve q-1", "an engine call the guard cannot read", false, ""},
 		{"devrites-engine trust --list", "", true, ""},
 		{"devrites-engine hook uninstall claude-code", "hook uninstall", false, ""},
