@@ -1,8 +1,10 @@
 package hook
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,35 @@ func TestSettingsRefused(t *testing.T) {
 				t.Errorf("file changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestDocSettingsLines: the Claude Code lines docs/harness.md shows are
+// what install writes.
+func TestDocSettingsLines(t *testing.T) {
+	doc, err := os.ReadFile("../docs/harness.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## The settings lines")
+	_, block, ok2 := strings.Cut(rest, "```json\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/harness.md: no settings block")
+	}
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if _, err := Install(claude{}, path, false); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	var a, b any
+	if err := json.Unmarshal([]byte(block), &a); err != nil {
+		t.Fatalf("docs/harness.md: %v", err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("docs/harness.md shows:\n%s\ninstall writes:\n%s", block, got)
 	}
 }
