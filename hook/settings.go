@@ -42,6 +42,8 @@ func groupOf(h Harness, e Entry) group {
 
 // State is what a settings file holds of the engine's hooks.
 type State struct {
+	Harness   string   `json:"harness"`
+	Scope     string   `json:"scope,omitempty"`
 	Path      string   `json:"path"`
 	Exists    bool     `json:"exists"`
 	Installed []string `json:"installed"` // events with the engine's hook
@@ -115,7 +117,7 @@ func ours(s string, list *jnode, command string) int {
 
 // Status reads what path holds of h's hooks.
 func Status(h Harness, path string) (State, error) {
-	st := State{Path: path, Installed: []string{}, Missing: []string{}}
+	st := State{Harness: h.Name(), Path: path, Installed: []string{}, Missing: []string{}}
 	s, exists, err := read(path)
 	if err != nil {
 		return st, err

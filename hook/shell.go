@@ -89,7 +89,7 @@ func walkShell(src string, protected func(string) bool, v *shellVerdict, depth i
 // writes reports whether a redirection operator writes its target.
 func writes(op syntax.RedirOperator) bool {
 	switch op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut,
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob,
 		syntax.RdrAllClob, syntax.AppAllClob:
 		return true
 	}

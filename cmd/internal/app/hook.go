@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -90,10 +91,21 @@ func hookEnv(c *cli.Context, e *env) hook.Env {
 			return loc
 		},
 		Open: func(ws *mdstore.Workspace) (*engine.Engine, error) {
-			return engine.Open(ws, e.now, c.Duration("lock-timeout"), os.Getenv("DEVRITES_ACTOR"))
+			return engine.Open(ws, e.now, hookLockTimeout(c), os.Getenv("DEVRITES_ACTOR"))
 		},
 		Answerer: chatAnswerer,
 	}
+}
+
+// hookLockTimeout is how long a chat answer waits for the workspace lock:
+// well inside the harness's 10-second timeout, so that a busy workspace is
+// told to the person rather than cut off by the harness (which would let
+// the prompt through unrecorded). --lock-timeout, when given, wins.
+func hookLockTimeout(c *cli.Context) time.Duration {
+	if c.IsSet("lock-timeout") {
+		return c.Duration("lock-timeout")
+	}
+	return 4 * time.Second
 }
 
 // chatAnswerer is answered_by for the person's chat answers: this machine's
@@ -202,6 +214,7 @@ func cmdHookStatus(c *cli.Context) error {
 			if err != nil {
 				return settingsErr(err)
 			}
+			st.Scope = scope
 			all = append(all, st)
 			what := "not installed"
 			switch {
