@@ -183,6 +183,19 @@ func unwrap(args []string, literal []bool) ([]string, []bool) {
 				}
 				break
 			}
+		case "xargs":
+			for skip < len(args) && literal[skip] && strings.HasPrefix(args[skip], "-") {
+				if strings.Contains("-I-n-P-L-d-E-s-a", args[skip]) && len(args[skip]) == 2 {
+					skip++
+				}
+				skip++
+			}
+		case "go":
+			// go run ./cmd/devrites-engine ARGS… runs the engine too.
+			if len(args) > 2 && args[1] == "run" && literal[2] && isEngine(path.Base(args[2])) {
+				args, literal = append([]string{"devrites-engine"}, args[3:]...), append([]bool{true}, literal[3:]...)
+			}
+			return args, literal
 		case "timeout":
 			for skip < len(args) && strings.HasPrefix(args[skip], "-") {
 				skip++

@@ -37,6 +37,10 @@ func TestAnalyzeShell(t *testing.T) {
 		{"x=devrites-engine; $x state resolve q-1 1", "", false, ""}, // the documented limit
 		{"${DE:-devrites-engine} state resolve q-1", "an engine call the guard cannot read", false, ""},
 		{"devrites-engine trust --list", "", true, ""},
+		{"echo q-1 | xargs -I {} devrites-engine state resolve {} 1", "state resolve", false, ""},
+		{"go run ./cmd/devrites-engine answer", "answer", false, ""},
+		{"go run ./cmd/devrites-engine state show", "", true, ""},
+		{"go test ./...", "", false, ""},
 		{"devrites-engine hook uninstall claude-code", "hook uninstall", false, ""},
 		{"devrites-engine state show", "", true, ""},
 		{"devrites-engine --json state check", "", true, ""},
