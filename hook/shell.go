@@ -246,8 +246,9 @@ type engineCall struct {
 	read      bool   // a read or a wait
 }
 
-// globalValue are the engine's global flags that take a value.
-var globalValue = map[string]bool{"--workspace": true, "--root": true, "--slug": true, "--lock-timeout": true}
+// globalValue are the engine's flags that take a value, where they may
+// come before the command path (hook's --harness too).
+var globalValue = map[string]bool{"--workspace": true, "--root": true, "--slug": true, "--lock-timeout": true, "--harness": true}
 
 // classifyEngine reads the engine's arguments: the global flags, then the
 // command path.
@@ -287,8 +288,10 @@ func classifyEngine(args []string) engineCall {
 		return engineCall{forbidden: cmd}
 	case cmd == "rules" && sub == "add":
 		return engineCall{forbidden: "rules add"}
-	case cmd == "hook" && (sub == "uninstall" || sub == "install"):
-		return engineCall{forbidden: "hook " + sub}
+	case cmd == "hook" && sub != "status":
+		// The hook itself too: an event the agent types on its stdin would
+		// record its own words as the person's chat answer.
+		return engineCall{forbidden: strings.TrimSpace("hook " + sub)}
 	case cmd == "state" && (sub == "show" || sub == "check"),
 		cmd == "questions" && (sub == "list" || sub == "show"),
 		cmd == "qid" && sub == "next",
