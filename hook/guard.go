@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/devrites/devrites-engine/machine"
 )
 
 // Words of the denials. Each says why and what to do: the harness shows
@@ -65,7 +67,8 @@ func reads(c Call, g *guardPaths) bool {
 }
 
 // guardPaths decides which paths are protected: any path with a .devrites
-// element, and the settings files of either harness that hold hooks.
+// element, the settings files of either harness that hold hooks, and this
+// machine's own settings directory (its name, keys and trust store).
 type guardPaths struct {
 	cwd string // relative paths are read from here
 }
@@ -92,7 +95,11 @@ func (g *guardPaths) protected(p string) bool {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		cands = append(cands, r)
 	}
+	mine, _ := machine.Dir() // this machine's settings and trust store: a person's, never the agent's
 	for _, c := range cands {
+		if mine != "" && strings.HasPrefix(strings.ToLower(c), strings.ToLower(mine)+string(filepath.Separator)) {
+			return true
+		}
 		lc := strings.ToLower(c) // case-insensitive file systems name one file many ways
 		for _, el := range strings.Split(filepath.ToSlash(lc), "/") {
 			if el == ".devrites" {

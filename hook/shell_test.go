@@ -116,3 +116,27 @@ func TestPatchPaths(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestProtected(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	g := &guardPaths{cwd: "/p/src"}
+	for p, want := range map[string]bool{
+		"../.devrites/work/pay/questions.md": true,
+		"/p/.DEVRITES/ACTIVE":                true,
+		"/p/.claude/settings.json":           true,
+		"/p/.claude/settings.local.json":     true,
+		"/p/.claude/agents/x.md":             false,
+		"/p/.codex/hooks.json":               true,
+		"/p/.codex/config.toml":              true,
+		cfg + "/devrites-engine/trust":       true,
+		cfg + "/devrites-engine/config.yaml": true,
+		cfg + "/other/x":                     false,
+		"round.go":                           false,
+		"":                                   false,
+	} {
+		if got := g.protected(p); got != want {
+			t.Errorf("%q: got %v, want %v", p, got, want)
+		}
+	}
+}
