@@ -35,9 +35,9 @@ func always(c Call, g *guardPaths) string {
 	case callEdit:
 		for _, p := range c.Paths {
 			if p != "" && g.protected(p) {
-				return "devrites-engine hook: refused an edit of " + p + ": the workspace files (.devrites/) and the hooks' " +
-					"settings are written by devrites-engine only. Use devrites-engine commands (question raise, state stop); " +
-					"a person answers questions. " + doWait + "."
+				return "devrites-engine hook: refused an edit of " + p + ": the workspace files (.devrites/), this machine's " +
+					"devrites-engine settings and the hooks' settings are written by devrites-engine or the person only. " +
+					"Use devrites-engine commands (question raise, state stop); a person answers questions. " + doWait + "."
 			}
 		}
 	case callMCP:
