@@ -85,7 +85,7 @@ func testEnv(dir string) Env {
 }
 
 // fixture reads an event of hook/testdata, with $PROJECT made dir.
-func fixture(t *testing.T, harness, name, dir string) []byte {
+func fixture(t testing.TB, harness, name, dir string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", harness, name))
 	if err != nil {

@@ -42,6 +42,15 @@ func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
 		// (a hook that speaks for it has lost the person's answers).
 		return Output{}
 	}
+	switch {
+	case ev.Name == UserPromptSubmit:
+		if _, ok := parseChat(ev.Prompt); !ok {
+			return Output{} // talk, not an answer: untouched, and nothing read
+		}
+	case ev.Name == PostToolUse && h.Call(ev).Kind != callAsk,
+		ev.Name != PreToolUse && ev.Name != PermissionRequest && ev.Name != SessionStart && ev.Name != PostToolUse:
+		return Output{} // no event the engine has a word for
+	}
 	project := h.Project(ev, env.Getenv)
 	if project == "" {
 		project, _ = os.Getwd()
