@@ -24,6 +24,11 @@ func always(c Call, g *guardPaths) string {
 	switch c.Kind {
 	case callShell:
 		v := analyzeShell(c.Command, g.protected)
+		if v.forbidden == "question raise --answered" {
+			return "devrites-engine hook: refused `question raise --answered` (or --choice): the agent never records " +
+				"the person's pick itself. Raise the question without it (it pauses), then ask with AskUserQuestion: the hook " +
+				"records the person's selection. " + person + "."
+		}
 		if v.forbidden != "" {
 			return "devrites-engine hook: refused `" + v.forbidden + "` run by the agent: answering, signing, trusting " +
 				"and approving are the person's acts. " + person + "."

@@ -286,6 +286,10 @@ func classifyEngine(args []string) engineCall {
 			return engineCall{read: true}
 		}
 		return engineCall{forbidden: cmd}
+	case cmd == "question" && sub == "raise" && (hasFlag(args, "--answered") || hasFlag(args, "--choice")):
+		// The interactive pick retyped by the model: with the hooks, the
+		// question tool's PostToolUse records the person's own click.
+		return engineCall{forbidden: "question raise --answered"}
 	case cmd == "rules" && sub == "add":
 		return engineCall{forbidden: "rules add"}
 	case cmd == "hook" && sub != "status":

@@ -53,6 +53,8 @@ func TestAnalyzeShell(t *testing.T) {
 		{"devrites-engine doctor", "", true, ""},
 		{"devrites-engine doctor --fix", "", false, ""},
 		{"devrites-engine question raise --gate blocking --question x --option y", "", false, ""},
+		{"devrites-engine question raise --gate blocking --question x --option y --answered y", "question raise --answered", false, ""},
+		{"devrites-engine question raise --question x --option y --choice=1", "question raise --answered", false, ""},
 		{"devrites-engine state stop --status blocked --reason r --resume x", "", false, ""},
 		{"grep -rn 'state resolve' docs", "", true, ""},
 		{"cat .devrites/work/pay/questions.md", "", true, ""},
