@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/google/renameio/v2"
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // ErrSettings is a settings file the engine will not change: it does not
@@ -229,21 +229,17 @@ func Uninstall(h Harness, path string, dryRun bool) (Change, error) {
 	return ch, nil
 }
 
-// write replaces path atomically (renameio: a temporary file in the same
-// directory, synced, renamed), keeping its mode; a symbolic link is
-// followed, so the file it names is the one replaced.
+// write replaces path atomically (mdstore.WriteAtomic: renameio's
+// temporary file in the same directory, synced, renamed), keeping its mode;
+// a symbolic link is followed, so the file it names is the one replaced.
 func write(path, s string) error {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		path = r
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return renameio.WriteFile(path, []byte(s), mode)
+	return mdstore.WriteAtomic(path, []byte(s))
 }
 
 // Installed reports whether a settings file of either harness, in the
