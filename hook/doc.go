@@ -17,10 +17,11 @@
 //     ahead. Always, whether or not a question awaits: the agent's engine
 //     calls that answer, sign, trust or approve (state resolve, answer,
 //     sign, trust, rules add, --always, question raise --answered, hook
-//     but hook status, MCP relay_answer), and its edits of .devrites/
-//     files, of this machine's settings directory (machine.Dir: name,
-//     keys, trust store) and of the settings files holding hooks, are
-//     refused. Every denial says why and what to do.
+//     but hook status, MCP relay_answer), and its edits of the engine's
+//     files in .devrites/ (engineOwned), of this machine's settings
+//     directory (machine.Dir: name, keys, trust store) and of the
+//     settings files holding hooks, are refused. Every denial says why
+//     and what to do.
 //   - Fails closed where it guards: a workspace that exists but cannot be
 //     read (conflict markers, a broken file, a bad ACTIVE) refuses every
 //     tool call with the reason; an event that is not JSON is refused with

@@ -3,6 +3,7 @@ package hook
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/machine"
@@ -40,7 +41,7 @@ func always(c Call, g *guardPaths) string {
 	case callEdit:
 		for _, p := range c.Paths {
 			if p != "" && g.protected(p) {
-				return "devrites-engine hook: refused an edit of " + p + ": the workspace files (.devrites/), this machine's " +
+				return "devrites-engine hook: refused an edit of " + p + ": the engine's files in .devrites/, this machine's " +
 					"devrites-engine settings and the hooks' settings are written by devrites-engine or the person only. " +
 					"Use devrites-engine commands (question raise, state stop); a person answers questions. " + doWait + "."
 			}
@@ -71,9 +72,40 @@ func reads(c Call, g *guardPaths) bool {
 	return false
 }
 
-// guardPaths decides which paths are protected: any path with a .devrites
-// element, the settings files of either harness that hold hooks, and this
-// machine's own settings directory (its name, keys and trust store).
+// engineFiles are the files of a feature directory that only the engine
+// writes: the record and its machinery. The rest of a feature directory
+// (spec, plan, tasks.md …) is the agent's work in DevRites.
+var engineFiles = map[string]bool{"state.md": true, "questions.md": true, "decisions.md": true,
+	"recovery.md": true, "relay.json": true, "notify.log": true}
+
+// engineOwned reports whether a path (its elements, lower case) is the
+// engine's in a .devrites directory: the directory itself, every file at
+// its top (ACTIVE, AFK, rules.yaml, notify.yaml, engine.yaml, serve.key,
+// claims.jsonl, allowed_signers …), a feature directory itself, and the
+// engine's files and dotfiles inside one.
+func engineOwned(els []string) bool {
+	i := slices.Index(els, ".devrites")
+	if i < 0 {
+		return false
+	}
+	rest := els[i+1:]
+	switch {
+	case len(rest) <= 1:
+		return true
+	case rest[0] != "work" && rest[0] != "features":
+		return true // no feature directory: the engine's own
+	case len(rest) == 2:
+		return true // a feature directory itself (moved or removed whole)
+	case len(rest) == 3:
+		return engineFiles[rest[2]] || strings.HasPrefix(rest[2], ".")
+	}
+	return false
+}
+
+// guardPaths decides which paths are protected: the engine's files in a
+// .devrites directory (engineOwned), the settings files of either harness
+// that hold hooks, and this machine's own settings directory (its name,
+// keys and trust store).
 type guardPaths struct {
 	cwd string // relative paths are read from here
 }
@@ -106,10 +138,8 @@ func (g *guardPaths) protected(p string) bool {
 			return true
 		}
 		lc := strings.ToLower(c) // case-insensitive file systems name one file many ways
-		for _, el := range strings.Split(filepath.ToSlash(lc), "/") {
-			if el == ".devrites" {
-				return true
-			}
+		if engineOwned(strings.Split(filepath.ToSlash(lc), "/")) {
+			return true
 		}
 		dir, base := filepath.Dir(lc), filepath.Base(lc)
 		for _, h := range Harnesses {

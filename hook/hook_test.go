@@ -172,6 +172,8 @@ func TestEvents(t *testing.T) {
 		{"claude-code", "pre-edit-questions.json", "running", "deny", "refused an edit of"},
 		{"claude-code", "pre-write-decisions-relative.json", "running", "deny", "refused an edit of .devrites/work/pay/decisions.md"},
 		{"claude-code", "pre-edit-settings.json", "running", "deny", ".claude/settings.json"},
+		{"claude-code", "pre-write-spec.json", "running", "allow", ""}, // DevRites' own files in the feature directory
+		{"claude-code", "pre-write-spec.json", "paused", "deny", "awaits the person"},
 		{"claude-code", "pre-mcp-relay.json", "running", "deny", "relay_answer"},
 		{"claude-code", "pre-bash-resolve.json", "paused", "deny", "refused `state resolve`"},
 		// Unreadable: closed; no workspace: open.

@@ -124,18 +124,29 @@ func TestProtected(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 	g := &guardPaths{cwd: "/p/src"}
 	for p, want := range map[string]bool{
-		"../.devrites/work/pay/questions.md": true,
-		"/p/.DEVRITES/ACTIVE":                true,
-		"/p/.claude/settings.json":           true,
-		"/p/.claude/settings.local.json":     true,
-		"/p/.claude/agents/x.md":             false,
-		"/p/.codex/hooks.json":               true,
-		"/p/.codex/config.toml":              true,
-		cfg + "/devrites-engine/trust":       true,
-		cfg + "/devrites-engine/config.yaml": true,
-		cfg + "/other/x":                     false,
-		"round.go":                           false,
-		"":                                   false,
+		"../.devrites/work/pay/questions.md":     true,
+		"/p/.devrites/work/pay/decisions.md":     true,
+		"/p/.devrites/work/pay/state.md":         true,
+		"/p/.devrites/work/pay/.lock":            true,
+		"/p/.devrites/work/pay":                  true,
+		"/p/.devrites":                           true,
+		"/p/.devrites/rules.yaml":                true,
+		"/p/.devrites/AFK":                       true,
+		"/p/.devrites/features/pay/questions.md": true,
+		"/p/.devrites/work/pay/spec.md":          false, // the agent's work in DevRites
+		"/p/.devrites/work/pay/tasks.md":         false,
+		"/p/.devrites/work/pay/notes/a.md":       false,
+		"/p/.DEVRITES/ACTIVE":                    true,
+		"/p/.claude/settings.json":               true,
+		"/p/.claude/settings.local.json":         true,
+		"/p/.claude/agents/x.md":                 false,
+		"/p/.codex/hooks.json":                   true,
+		"/p/.codex/config.toml":                  true,
+		cfg + "/devrites-engine/trust":           true,
+		cfg + "/devrites-engine/config.yaml":     true,
+		cfg + "/other/x":                         false,
+		"round.go":                               false,
+		"":                                       false,
 	} {
 		if got := g.protected(p); got != want {
 			t.Errorf("%q: got %v, want %v", p, got, want)
