@@ -23,9 +23,10 @@ type claude struct{}
 
 func (claude) Name() string { return "claude-code" }
 
-// claudeRead are the tools that only read files or search.
+// claudeRead are the tools that only read files or search, and the to-do
+// list, which is the session's own notes and touches nothing.
 var claudeRead = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true,
-	"WebSearch": true, "WebFetch": true, "BashOutput": true}
+	"WebSearch": true, "WebFetch": true, "BashOutput": true, "TodoRead": true, "TodoWrite": true}
 
 func (claude) Call(ev *Event) Call {
 	switch ev.ToolName {
