@@ -199,6 +199,9 @@ func TestToolsListed(t *testing.T) {
 	var got []string
 	for _, tool := range res.Tools {
 		got = append(got, tool.Name)
+		if a := tool.Annotations; tool.Name == "relay_answer" && (a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint) {
+			t.Errorf("relay_answer: annotations %+v, want destructive so that clients ask the person first", a)
+		}
 		if tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
 			t.Errorf("%s: description %q, input schema %v, output schema %v: want all three", tool.Name, tool.Description, tool.InputSchema, tool.OutputSchema)
 		}

@@ -142,6 +142,8 @@ var (
 
 func (t *tools) add(s *sdk.Server) {
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	yes, no := true, false
+	personFirst := &sdk.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}
 	sdk.AddTool(s, &sdk.Tool{Name: "raise_question", Title: "Raise a HITL question",
 		Description: "The HITL checkpoint: record a question for the person, with 1 to 3 options (recommended first). " +
 			"The AFK policy may answer it (auto-picked) or let you proceed on option 1 (provisional). Otherwise, when the client " +
@@ -162,7 +164,10 @@ func (t *tools) add(s *sdk.Server) {
 	sdk.AddTool(s, &sdk.Tool{Name: "wait_for_answer", Title: "Wait for the person's answer", Annotations: readOnly,
 		Description: "Block until the question (default: the awaited one) is answered, dropped or rejected, and return its " +
 			"resolution; at timeout_seconds return still open (call again). Sends progress notifications while it waits."}, t.wait)
-	sdk.AddTool(s, &sdk.Tool{Name: "relay_answer", Title: "Relay the person's answer from the chat",
+	// relay_answer records a decision for the person: marked destructive
+	// and closed-world, so that a client that honours the hints asks the
+	// person before each call (docs/harness.md).
+	sdk.AddTool(s, &sdk.Tool{Name: "relay_answer", Title: "Relay the person's answer from the chat", Annotations: personFirst,
 		Description: "Record what the person said in the chat about a question: their answer (words, or the option number they " +
 			"picked), or reject or drop with their reason. Pass their words exactly; never your own. Recorded with answered_via: agent.",
 		InputSchema: schemaFor[RelayInput](map[string][]any{"action": {"answer", "reject", "drop"}})}, t.relay)

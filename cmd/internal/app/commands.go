@@ -26,6 +26,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
 	cmds = append(cmds, mcpCommands()...)
+	cmds = append(cmds, hookCommands()...)
 	return withGit(append(cmds, doctorCommands()...))
 }
 

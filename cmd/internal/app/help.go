@@ -168,7 +168,11 @@ func didYouMean(cmds []*cli.Command, name string) string {
 	if cli.SuggestCommand == nil {
 		return ""
 	}
-	return strings.TrimSpace(cli.SuggestCommand(cmds, name))
+	s := strings.TrimSpace(cli.SuggestCommand(cmds, name))
+	if strings.Contains(s, `""`) { // no command is close: urfave/cli suggests the empty name
+		return ""
+	}
+	return s
 }
 
 func init() {

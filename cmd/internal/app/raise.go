@@ -77,6 +77,7 @@ func cmdRaise(c *cli.Context) error {
 			fmt.Fprintf(&b, "waiting for: %s\n", q.WaitingText())
 		}
 		fmt.Fprintf(&b, "resolve: %s\n", eng.ResolveCommand(q))
+		b.WriteString(chatForms(eng))
 	case engine.AutoPicked:
 		fmt.Fprintf(&b, "%s auto-picked option 1: %s (rule %d, %s)\n", res.QID, deref(q.Answer), res.Decision.Rule, res.Decision.Name)
 	case engine.Provisional:

@@ -1,0 +1,225 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Env is what a hook call needs from its caller: where to look and how to
+// open a workspace, and who answers at this machine.
+type Env struct {
+	Getenv func(string) string
+	// Locate is the locator of a project directory: the engine's global
+	// flags and environment, walking up from dir.
+	Locate func(dir string) mdstore.Locator
+	// Open prepares the engine of a found workspace.
+	Open func(ws *mdstore.Workspace) (*engine.Engine, error)
+	// Answerer is answered_by for the person's chat answers: this machine's
+	// configured name.
+	Answerer func() (string, error)
+}
+
+// Handle answers one event read from stdin, in h's form. It never fails:
+// an error becomes a denial where a denial guards (PreToolUse,
+// PermissionRequest), the person is told where a prompt was refused, and
+// elsewhere the event passes (docs/harness.md).
+func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
+	ev, err := decodeEvent(stdin)
+	if err != nil {
+		// The event is unknown, so it may be a tool call: exit 2 refuses it
+		// in both harnesses, with the reason on stderr.
+		return Output{Stderr: "devrites-engine hook: " + err.Error() + "; refused until the hook can read it", Exit: 2}
+	}
+	if ev.Name == PreToolUse && h.Call(ev).Kind == callAsk {
+		// The harness's own question tool: allowed, and nothing printed
+		// (a hook that speaks for it has lost the person's answers).
+		return Output{}
+	}
+	switch {
+	case ev.Name == UserPromptSubmit:
+		if _, ok := parseChat(ev.Prompt); !ok {
+			return Output{} // talk, not an answer: untouched, and nothing read
+		}
+	case ev.Name == PostToolUse && h.Call(ev).Kind != callAsk,
+		ev.Name != PreToolUse && ev.Name != PermissionRequest && ev.Name != SessionStart && ev.Name != PostToolUse:
+		return Output{} // no event the engine has a word for
+	}
+	project := h.Project(ev, env.Getenv)
+	if project == "" {
+		project, _ = os.Getwd()
+	}
+	w := env.workspaces(project)
+	if w.none {
+		return Output{} // no workspace: the hook has nothing to guard
+	}
+	g := &guardPaths{cwd: ev.Cwd}
+	if g.cwd == "" {
+		g.cwd = project
+	}
+	switch ev.Name {
+	case PreToolUse, PermissionRequest:
+		return h.Reply(ev, Reply{Deny: preToolUse(h.Call(ev), g, w)})
+	case UserPromptSubmit:
+		return h.Reply(ev, env.prompt(ctx, ev, w))
+	case PostToolUse:
+		if h.Call(ev).Kind == callAsk {
+			return h.Reply(ev, env.asked(ctx, ev, w))
+		}
+	case SessionStart:
+		if w.err == nil && w.paused != nil {
+			return h.Reply(ev, Reply{Context: sessionContext(w.paused)})
+		}
+	}
+	return Output{}
+}
+
+// preToolUse is the tool-call guard's verdict: a denial, or "".
+func preToolUse(c Call, g *guardPaths, w *workspaces) string {
+	if d := always(c, g); d != "" {
+		return d
+	}
+	if w.err != nil {
+		return "devrites-engine hook: the workspace cannot be read, so no tool call goes ahead until it is mended: " +
+			oneLine(w.err.Error()) + ". Tell the person; they run devrites-engine doctor. " + doWait + "."
+	}
+	if w.paused != nil && !reads(c, g) {
+		return "devrites-engine hook: " + pausedWords(w.paused) + " Until the person answers, only reading is allowed " +
+			"(and devrites-engine state show|check, questions list|show, wait). " + doWait + "."
+	}
+	return ""
+}
+
+// pause is a workspace that awaits a person.
+type pause struct {
+	eng      *engine.Engine
+	reason   string // state check's reason
+	question *engine.Question
+}
+
+// workspaces is what the hook found of the project's workspaces.
+type workspaces struct {
+	none    bool // no .devrites directory, or no workspace in it
+	err     error
+	paused  *pause
+	engines []*engine.Engine
+}
+
+// workspaces reads the project's active workspace (as state check does),
+// or every workspace when none is active. The verdict is engine.Check's,
+// the function state check uses.
+func (env Env) workspaces(project string) *workspaces {
+	w := &workspaces{}
+	loc := env.Locate(project)
+	devrites, err := mdstore.DevritesDir(loc)
+	if err != nil && loc.Workspace == "" {
+		if errors.Is(err, mdstore.ErrNoWorkspace) {
+			w.none = true
+		} else {
+			w.err = err
+		}
+		return w
+	}
+	var found []*mdstore.Workspace
+	ws, err := mdstore.Find(loc)
+	switch {
+	case err == nil:
+		found = []*mdstore.Workspace{ws}
+	case noActive(devrites, loc):
+		found = mdstore.Workspaces(devrites)
+		if len(found) == 0 {
+			w.none = true
+			return w
+		}
+	default:
+		w.err = err
+		return w
+	}
+	for _, ws := range found {
+		eng, err := env.Open(ws)
+		if err == nil {
+			err = conflicted(ws)
+		}
+		if err == nil {
+			w.engines = append(w.engines, eng)
+			var r *engine.CheckResult
+			if r, err = eng.Check(false); err == nil && !r.Proceed && w.paused == nil {
+				w.paused = &pause{eng: eng, reason: r.Reason}
+				w.paused.question, err = awaitedQuestion(eng)
+			}
+		}
+		if err != nil {
+			w.err = fmt.Errorf("%s: %w", ws.Slug, err)
+			return w
+		}
+	}
+	return w
+}
+
+// conflicted reports a workspace file that holds the markers of a merge
+// git left unresolved: the engine's reads may still parse it, but what it
+// says is one side's, and no resolution may be written through it.
+func conflicted(ws *mdstore.Workspace) error {
+	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
+		b, err := os.ReadFile(ws.Path(name))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if line := mdstore.ConflictLine(b); line > 0 {
+			return fmt.Errorf("%s:%d: unresolved merge conflict", ws.Path(name), line)
+		}
+	}
+	return nil
+}
+
+// noActive reports whether no feature is active: no --slug and an ACTIVE
+// file that is absent or empty. An ACTIVE that holds something else (a
+// conflict, a bad slug) is an error, not an absence.
+func noActive(devrites string, loc mdstore.Locator) bool {
+	if devrites == "" || loc.Slug != "" || loc.Workspace != "" {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(devrites, "ACTIVE"))
+	return errors.Is(err, os.ErrNotExist) || err == nil && strings.TrimSpace(string(b)) == ""
+}
+
+// awaitedQuestion is the open question state.md awaits, nil when none.
+func awaitedQuestion(eng *engine.Engine) (*engine.Question, error) {
+	v, err := eng.Show()
+	if err != nil {
+		return nil, err
+	}
+	id := v.Awaiting[mdstore.Canon("question_id")]
+	for i := range v.Open {
+		if v.Open[i].QID == id {
+			return &v.Open[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// pausedWords names what the workspace awaits.
+func pausedWords(p *pause) string {
+	if q := p.question; q != nil {
+		// Not the cursor's next_action: it is the agent's own command.
+		return fmt.Sprintf("%s awaits the person: %q.", q.QID, oneLine(q.Question))
+	}
+	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + oneLine(p.reason) + "."
+}
+
+// sessionContext is what a resuming session is told.
+func sessionContext(p *pause) string {
+	s := "DevRites: " + pausedWords(p) + " Do not go on with the work until the person answers; wait with: devrites-engine wait."
+	if p.question != nil {
+		s += " The person answers in this chat with: " + Forms + "; the hook records their words."
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
