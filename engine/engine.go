@@ -101,7 +101,7 @@ func checkState(path string, s *mdstore.State) error {
 	}
 	if n > SchemaVersion {
 		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, SchemaVersion).
-			Hint("this workspace was written by a newer version").Fix(mdstore.UpgradeEngine, "")
+			Hint("this workspace was written by a newer version").Fix(UpgradeEngine, "")
 	}
 	return nil
 }

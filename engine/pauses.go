@@ -139,7 +139,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 			if b := f.questions.Find(q.QID); b != nil {
 				q = fromBlock(b, e.Now())
 			}
-			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(mdstore.ResolveAwaited, e.ResolveCommand(q))
+			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(ResolveAwaited, e.ResolveCommand(q))
 		}
 		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
 			if status == "" {

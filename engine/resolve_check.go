@@ -100,7 +100,7 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 	b, err := e.lookup(f.questions, it.QID)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && it.Line > 0:
-		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")
+		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(ListQuestions, "")
 	case err != nil && it.Line > 0:
 		return checked{}, fmt.Errorf("batch line %d: %w", it.Line, err)
 	case err != nil:
@@ -123,7 +123,7 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 	}
 	if rec, ok := recordedDecision(f.decisions, b.QID); ok && !b.Row() && rec.sameQuestion(b) {
 		return c, mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.line, rec.status).
-			Hint("nothing was written: a second decision would contradict the first").Fix(mdstore.RunDoctorFix, "")
+			Hint("nothing was written: a second decision would contradict the first").Fix(RunDoctorFix, "")
 	}
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", where, err)

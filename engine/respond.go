@@ -37,7 +37,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	if !ok {
 		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
 			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
-			Fix(mdstore.RespondAs, e.ResolveCommand(q))
+			Fix(RespondAs, e.ResolveCommand(q))
 	}
 	want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
 	if q.Status == StatusOpen {
