@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -31,7 +32,7 @@ type tty struct {
 func newTTY(t *testing.T) *tty {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
+		testtool.Missing(t, "tmux is not installed (.ci/run installs it)")
 	}
 	self, err := os.Executable()
 	if err != nil {
