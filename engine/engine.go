@@ -123,8 +123,8 @@ func (e *Engine) read() (*files, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := w.files                                   // not &w.files, which would keep the bytes read for a write too
-	e.follow(&f, scanBlocks(f.questions, w.origQ)) // what the next write corrects, a read sees already
+	f := w.files                          // not &w.files, which would keep the bytes read for a write too
+	e.follow(&f, scanBlocks(f.questions)) // what the next write corrects, a read sees already
 	return &f, nil
 }
 
@@ -185,7 +185,7 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	}
 	// One scan of the blocks serves the guard and follow. The guard runs
 	// before the edit: a refusal writes nothing.
-	sc := scanBlocks(w.questions, w.origQ)
+	sc := scanBlocks(w.questions)
 	if err := e.readable(w, sc); err != nil {
 		return zero, err
 	}

@@ -30,7 +30,7 @@ func TestScanFindsWhatDoesNotRead(t *testing.T) {
 	}
 	b.WriteString("\n## Question register\n| Question ID | Status | Gate |\n|---|---|---|\n| Q-001 | open | blocking |\n| Q-002 | shut | blocking |\n")
 	src := []byte(b.String())
-	unclean := scanBlocks(mdstore.ParseQuestions(src), src).unclean
+	unclean := scanBlocks(mdstore.ParseQuestions(src)).unclean
 	blocks := mdstore.ParseQuestions(src).Blocks()
 	got := make([]bool, len(blocks))
 	for i, b := range blocks {

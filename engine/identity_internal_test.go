@@ -52,7 +52,7 @@ func TestScanEarlierIDs(t *testing.T) {
 		{"a key that only starts so", "## q-2026-11-29-003\nrenumbered_from_x: q-2026-11-29-001\nreason: renumbered_from: q-2026-11-29-002\n", nil},
 	} {
 		var got []string
-		for id := range scanBlocks(mdstore.ParseQuestions([]byte(c.text)), []byte(c.text)).earlier {
+		for id := range scanBlocks(mdstore.ParseQuestions([]byte(c.text))).earlier {
 			got = append(got, id)
 		}
 		slices.Sort(got)

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 
@@ -21,66 +20,28 @@ type scan struct {
 }
 
 // scanBlocks reads the fields of every block that the guard and follow
-// need, in one walk over each block's fields. src is questions.md as read,
-// or nil: a file whose bytes hold no "strategy" or "renumbered" in any
-// case has no such field, and then each walk stops at the SLA.
-func scanBlocks(qs *mdstore.Questions, src []byte) *scan {
-	keys := []string{"status", "gate", "sla"}
-	strategy, renumbered := -1, -1
-	if src == nil || containsFold(src, "strategy") {
-		strategy, keys = len(keys), append(keys, "strategy")
-	}
-	if src == nil || containsFold(src, "renumbered") {
-		renumbered, keys = len(keys), append(keys, "renumberedfrom")
-	}
+// need, in one walk over each block's fields.
+func scanBlocks(qs *mdstore.Questions) *scan {
 	sc := &scan{}
 	for _, b := range qs.Blocks() {
-		v, ok := b.Peek(keys...)
+		v, ok := b.Peek("status", "gate", "sla", "strategy", "renumberedfrom")
 		if qid.Check(b.QID) != nil || !fieldsRead(b, v, ok) {
 			sc.unclean = append(sc.unclean, b)
 		}
 		if v[0] == StatusOpen {
 			sc.open = append(sc.open, b.QID)
 		}
-		if strategy > 0 && ok[strategy] && !b.Row() {
+		if ok[3] && !b.Row() {
 			sc.routed = append(sc.routed, b)
 		}
-		if renumbered > 0 && ok[renumbered] {
-			for id := range qid.All(v[renumbered]) {
-				if sc.earlier == nil {
-					sc.earlier = map[string]bool{}
-				}
-				sc.earlier[id] = true
+		for id := range qid.All(v[4]) {
+			if sc.earlier == nil {
+				sc.earlier = map[string]bool{}
 			}
+			sc.earlier[id] = true
 		}
 	}
 	return sc
-}
-
-// containsFold reports whether b holds word (lower-case ASCII letters) in
-// any case, without copying b: field keys match whatever their case. It
-// jumps between occurrences of word's last letter (bytes.IndexByte, in both
-// cases) and compares backwards from there.
-func containsFold(b []byte, word string) bool {
-	last := word[len(word)-1]
-	for _, c := range []byte{last, last &^ 0x20} {
-		for i := len(word) - 1; i < len(b); {
-			j := bytes.IndexByte(b[i:], c)
-			if j < 0 {
-				break
-			}
-			i += j
-			k := 0
-			for k < len(word) && b[i-k]|0x20 == word[len(word)-1-k] {
-				k++
-			}
-			if k == len(word) {
-				return true
-			}
-			i++
-		}
-	}
-	return false
 }
 
 // fieldsRead reports whether a block's status, gate and SLA (v and ok, as
