@@ -20,7 +20,7 @@ var (
 	ErrStopped   = errors.New("workspace is stopped")
 	ErrAmbiguous = errors.New("ambiguous qid")
 	// ErrUntrusted: a workspace file would run a command, and this
-	// machine's person has not trusted its content (SPEC §22).
+	// machine's person has not trusted its content (docs/trust.md).
 	ErrUntrusted = errors.New("not trusted")
 )
 

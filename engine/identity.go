@@ -9,7 +9,7 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// References follow identity (SPEC §27). Git takes a file that changed on
+// References follow identity (docs/git.md). Git takes a file that changed on
 // one side only without running the merge driver, so after a merge
 // state.md or decisions.md may name a question by an id a renumbering
 // gave to another one, and a pause may be lost. Every command reads the

@@ -10,7 +10,7 @@ import (
 
 // Pauses: the question the cursor awaits, and those queued behind it in
 // awaiting_next (a merge of two clones paused at once leaves one pause and
-// queues the other, SPEC §27).
+// queues the other, docs/git.md).
 
 // stillAwaited is the qid the cursor awaits when that question is still
 // open, with the command that answers it; "" when there is none.

@@ -198,7 +198,7 @@ func TestAnswerAtTerminal(t *testing.T) {
 // TestResolveAtTerminalCancelled: `state resolve <qid>` with no answer at a
 // terminal prompts; end of input (also after words typed without Enter,
 // which a terminal hands over on the first Ctrl-D) exits 7, "no answer
-// given", and Ctrl-C exits 130 (SPEC §21); neither writes anything.
+// given", and Ctrl-C exits 130 (docs/commands.md, A person at a terminal); neither writes anything.
 func TestResolveAtTerminalCancelled(t *testing.T) {
 	for name, tc := range map[string]struct {
 		keys       []string
