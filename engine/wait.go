@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -74,6 +75,9 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 		case <-errs: // an overflowed queue: events were lost, so read now
 		case <-tick.C:
 		}
+		// The last read is garbage: collect it before the next, so that
+		// a wait holds one read's memory at a time, not two.
+		runtime.GC()
 		q, err := e.Get(id)
 		if err != nil {
 			return last, err
