@@ -130,7 +130,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 			Hint("create .devrites/notify.yaml with a line such as: notify: sh ./examples/notify/ntfy.sh (AFK mode stays off)")
 	case h.Broken:
 		return nil, mdstore.Errorf(ErrMalformed, "%s does not parse, so its notify hook is not known", h.Path).
-			Hint("fix the line the warning names").Fix(mdstore.ShowAFK, "")
+			Hint("fix the line the warning names").Fix(ShowAFK, "")
 	case h.Notify == "":
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", h.Path).
 			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")

@@ -96,7 +96,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err := e.alwaysRefusal(q, rules); err != nil {
 			return q, err
 		}
-		_, err = e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by, false, id)
+		_, err = e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by)
 		return q, err
 	}
 	var res *AlwaysResult

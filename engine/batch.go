@@ -3,7 +3,6 @@ package engine
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,30 +12,63 @@ import (
 
 const batchForm = "a line is qid: answer, --drop qid: reason, or --reject qid: feedback"
 
-// ParseBatch reads the lines of `state resolve --batch`: "qid: answer",
+// Batch is a parsed `state resolve --batch`: the entries that parse, in
+// line order, and the lines that do not, which ResolveBatchOf reports with
+// the problems the questions have.
+type Batch struct {
+	Items []Resolution
+	bad   lineErrors
+}
+
+// ReadBatch parses the lines of `state resolve --batch`: "qid: answer",
 // "--drop qid: reason" and "--reject qid: feedback"; blank lines and #
-// comments are skipped. Every malformed line is reported, not only the
-// first.
+// comments are skipped. A line that does not parse is kept for
+// ResolveBatchOf to report; err when the text cannot be read or holds no
+// entry at all.
+func ReadBatch(s string) (*Batch, error) {
+	items, bad, err := parseBatch(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{Items: items, bad: bad}, nil
+}
+
+// ParseBatch is ReadBatch for a batch that must parse whole: every
+// malformed line is reported, not only the first.
 func ParseBatch(s string) ([]Resolution, error) {
-	out, bad, err := parseBatch(s)
+	b, err := ReadBatch(s)
 	if err == nil {
-		err = bad.err()
+		err = b.bad.err()
 	}
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return b.Items, nil
+}
+
+// IDs are the qids the batch's entries name, in line order.
+func (b *Batch) IDs() []string {
+	ids := make([]string, len(b.Items))
+	for i, it := range b.Items {
+		ids[i] = it.QID
+	}
+	return ids
 }
 
 // ResolveBatch resolves the batch s whole: its lines that do not parse and
 // those the questions refuse are reported together, in line order, and
 // nothing is applied unless every line is good.
 func (e *Engine) ResolveBatch(ctx context.Context, s, by string) (*ResolveResult, error) {
-	items, bad, err := parseBatch(s)
+	b, err := ReadBatch(s)
 	if err != nil {
 		return nil, err
 	}
-	res, notify, err := e.resolve(ctx, items, by, true, bad)
+	return e.ResolveBatchOf(ctx, b, by)
+}
+
+// ResolveBatchOf is ResolveBatch of a batch already read.
+func (e *Engine) ResolveBatchOf(ctx context.Context, b *Batch, by string) (*ResolveResult, error) {
+	res, notify, err := e.resolve(ctx, b, by)
 	return notified(ctx, res, notify, err)
 }
 
@@ -118,47 +150,3 @@ func (m *moreErrors) Error() string {
 	return fmt.Sprintf("%v (and %d more bad lines)", m.first, m.more)
 }
 func (m *moreErrors) Unwrap() error { return m.first }
-
-// validate checks one resolution by by against the files: the qid heads
-// one block, and the question is open and the resolution valid for it, or
-// the question is already final with this very resolution, which makes
-// the command (or the batch line) an identical re-run; final otherwise, it
-// is a conflict. A routed
-// question takes only its responders' responses (validateResponse).
-func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) (string, error) {
-	b, err := e.lookup(f.questions, it.QID)
-	switch {
-	case errors.Is(err, ErrUnknownQID) && batch:
-		return "", mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")
-	case err != nil && batch:
-		return "", fmt.Errorf("batch line %d: %w", it.Line, err)
-	case err != nil:
-		return "", err
-	}
-	if q := fromBlock(b, e.Now()); q.routed() && !b.Row() {
-		return b.QID, e.validateResponse(b, q, it, by, where)
-	}
-	r := resolution{kind: it.Kind, text: it.Text}
-	st := b.Value("status")
-	if st == StatusOpen {
-		if rec, ok := recordedDecision(f.decisions, b.QID); ok && !b.Row() && rec.sameQuestion(b) {
-			return "", mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.line, rec.status).
-				Hint("nothing was written: a second decision would contradict the first").Fix(mdstore.RunDoctorFix, "")
-		}
-		want, err := e.resolvedValues(b, r)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", where, err)
-		}
-		if b.Row() && !mdstore.FitsCell(want.text) {
-			return "", mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(want.text)),
-				"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
-		}
-		return b.QID, nil
-	}
-	want, err := e.resolvedValues(b, r)
-	if err != nil || !sameResolution(b, want) {
-		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, st, oneLine(b.Value("answer"))),
-			"a final question is not resolved again; raise a new question if the decision changed")
-	}
-	return b.QID, nil // an identical re-run, in a batch as alone
-}

@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,4 +71,27 @@ func FuzzParseBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A batch read once keeps its bad lines: IDs names the entries that parse,
+// for finding the workspace, and ResolveBatchOf reports the bad lines with
+// the problems the questions have, applying nothing.
+func TestReadBatchKeepsBadLines(t *testing.T) {
+	e := newEngine(t)
+	id := pausedQuestion(t, e, engine.RaiseRequest{})
+	b, err := engine.ReadBatch(id + ": 1\nno colon here\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.IDs(); len(got) != 1 || got[0] != id {
+		t.Fatalf("IDs: got %q, want [%s]", got, id)
+	}
+	_, err = e.ResolveBatchOf(context.Background(), b, "")
+	if got, want := fmt.Sprint(err), "batch line 2: no ':' after the qid"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	q, err := e.Get(id)
+	if err != nil || q.Status != engine.StatusOpen {
+		t.Fatalf("got %v, %v; want the question still open", q.Status, err)
+	}
 }

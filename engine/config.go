@@ -44,7 +44,7 @@ type AFK struct {
 	// Untrusted says why the file does not take effect on this machine
 	// ("not trusted", "changed since it was trusted"), "" when it does or
 	// there is no file: its notify command does not run, and its
-	// allow_gates and auto_approve_after auto-pick nothing (SPEC §22).
+	// allow_gates and auto_approve_after auto-pick nothing (docs/trust.md).
 	Untrusted string `json:"untrusted,omitempty"`
 	// TrustCommand is the command that trusts the file, when Untrusted.
 	TrustCommand string `json:"trust_command,omitempty"`

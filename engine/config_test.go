@@ -56,7 +56,7 @@ max_slices: 5
 	want := AFK{On: true, Path: a.Path, AllowGates: []string{"advisory", "validating"}, Notify: "./scripts/page-me.sh",
 		NotifyTimeout: 3 * time.Second, NotifyOn: []string{"raised", "reminder"}, NeverAuto: []string{"billing"},
 		AutoApproveAfter: 3, MaxSlices: 5,
-		// Nobody trusted it on this machine (SPEC §22).
+		// Nobody trusted it on this machine (docs/trust.md).
 		Untrusted: "not trusted", TrustCommand: "devrites-engine trust " + a.Path, data: a.data}
 	if !reflect.DeepEqual(a, want) {
 		t.Errorf("got %+v, want %+v", a, want)

@@ -159,7 +159,8 @@ func (r *DoctorReport) Fixable() bool {
 }
 
 type doctor struct {
-	errorsOnly bool // checking for a write: errors matter, warnings need no words
+	errorsOnly bool  // checking for a write: errors matter, warnings need no words
+	scan       *scan // the write guard's scan of questions.md (errorsOnly)
 	e          *Engine
 	findings   []Finding
 	repairs    []Repair

@@ -144,14 +144,11 @@ func qHeadingLike(b []byte) int {
 // checkIDs checks the ids of the blocks and each block.
 func (d *doctor) checkIDs(w *wsFiles) {
 	const file = mdstore.QuestionsFile
-	var clean []bool
+	blocks := w.questions.Blocks()
 	if d.errorsOnly {
-		clean = cleanBlocks(w.questions.Blocks())
+		blocks = d.scan.unclean // the write guard words only the blocks its scan found wrong
 	}
-	for i, b := range w.questions.Blocks() {
-		if clean != nil && clean[i] {
-			continue
-		}
+	for _, b := range blocks {
 		if err := qid.Check(b.QID); err != nil {
 			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: b.Line(), Problem: err.Error(),
 				Mend: fmt.Sprintf("give the question a real date and a suffix from 001 to %d", qid.MaxN)})
@@ -330,24 +327,7 @@ func (d *doctor) blockErrors(b *mdstore.Block) {
 // that read, as a write needs: what blockErrors checks, without a word.
 func blockReads(b *mdstore.Block) bool {
 	v, ok := b.Peek("status", "gate", "sla")
-	status, gate, sla := v[0], v[1], v[2]
-	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
-		gate, ok[1] = headingGate(b), true // as checkBlock reads it
-	}
-	return ok[0] && slices.Contains(questionStatuses, status) &&
-		(!ok[1] || b.Row() && gate == "" || validGate(gate)) &&
-		(!ok[2] || slaError(sla) == nil)
-}
-
-// cleanBlocks reports, for each block of a file just read, whether its id
-// and the fields a write needs read cleanly (qid.Check, blockReads): the
-// check a write makes of every block.
-func cleanBlocks(blocks []*mdstore.Block) []bool {
-	clean := make([]bool, len(blocks))
-	for i, b := range blocks {
-		clean[i] = qid.Check(b.QID) == nil && blockReads(b)
-	}
-	return clean
+	return fieldsRead(b, v, ok)
 }
 
 // checkMarkers reports the first conflict marker of a file.

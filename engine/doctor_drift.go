@@ -121,7 +121,7 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 	case dr.target != nil && !dr.lost && dr.status != "awaiting_human" && !blocked:
 		// A stop over a pause is what a stop on a paused workspace (or a
 		// merge of a stop with a pause) leaves: lifting it returns to the
-		// pause (SPEC §27).
+		// pause (docs/git.md).
 		drifted(dr.statusLine, fmt.Sprintf("status is %q, but it awaits %s, which is open", dr.status, dr.awaited))
 	case dr.target != nil && dr.lost:
 		d.add(Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),

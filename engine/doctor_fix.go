@@ -91,7 +91,7 @@ func (d *doctor) renumber(w *wsFiles) error {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
 		isMeant := meant == line
-		// The chain keeps every id the question has had (SPEC §27).
+		// The chain keeps every id the question has had (docs/git.md).
 		chain := old
 		if prev := strings.TrimSpace(b.Value("renumbered_from")); prev != "" {
 			chain = prev + ", " + old

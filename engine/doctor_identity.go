@@ -25,7 +25,7 @@ func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
 	// follow replaces decisions.md's bytes rather than change them; with no
 	// room after them, nothing appended can land in w's either.
 	c.decisions = slices.Clip(w.decisions)
-	fixed := d.e.follow(&c.files, w.origQ)
+	fixed := d.e.follow(&c.files, scanBlocks(c.questions))
 	if len(fixed) == 0 {
 		return w
 	}
@@ -45,7 +45,7 @@ func (d *doctor) followIdentity(w *wsFiles) {
 		return
 	}
 	before := w.decisions // follow replaces decisions.md's bytes, never changes them
-	for _, x := range d.e.follow(&w.files, w.origQ) {
+	for _, x := range d.e.follow(&w.files, scanBlocks(w.questions)) {
 		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
 		d.repairs = append(d.repairs, Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
 	}

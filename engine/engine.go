@@ -101,7 +101,7 @@ func checkState(path string, s *mdstore.State) error {
 	}
 	if n > SchemaVersion {
 		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, SchemaVersion).
-			Hint("this workspace was written by a newer version").Fix(mdstore.UpgradeEngine, "")
+			Hint("this workspace was written by a newer version").Fix(UpgradeEngine, "")
 	}
 	return nil
 }
@@ -123,8 +123,8 @@ func (e *Engine) read() (*files, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := w.files          // not &w.files, which would keep the bytes read for a write too
-	e.follow(&f, w.origQ) // what the next write corrects, a read sees already
+	f := w.files                          // not &w.files, which would keep the bytes read for a write too
+	e.follow(&f, scanBlocks(f.questions)) // what the next write corrects, a read sees already
 	return &f, nil
 }
 
@@ -183,12 +183,14 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	if err != nil {
 		return zero, err
 	}
-	// The guard runs before the edit: a refusal writes nothing.
-	if err := e.readable(w); err != nil {
+	// One scan of the blocks serves the guard and follow. The guard runs
+	// before the edit: a refusal writes nothing.
+	sc := scanBlocks(w.questions)
+	if err := e.readable(w, sc); err != nil {
 		return zero, err
 	}
 	f := &w.files
-	e.follow(f, w.origQ)
+	e.follow(f, sc)
 	v, err := fn(f)
 	if err != nil {
 		return zero, err

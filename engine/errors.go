@@ -20,8 +20,20 @@ var (
 	ErrStopped   = errors.New("workspace is stopped")
 	ErrAmbiguous = errors.New("ambiguous qid")
 	// ErrUntrusted: a workspace file would run a command, and this
-	// machine's person has not trusted its content (SPEC §22).
+	// machine's person has not trusted its content (docs/trust.md).
 	ErrUntrusted = errors.New("not trusted")
+)
+
+// Remedies of the workflow (mdstore.Remedy): what a person can do about an
+// error of the engine. The command line words each one.
+const (
+	RunDoctorFix   mdstore.Remedy = mdstore.OtherRemedies + iota // let doctor repair it (renumber, reconcile)
+	ListQuestions                                                // see which qids exist
+	ResolveAwaited                                               // answer the awaited question (Error.Subject: the command that does)
+	LiftStop                                                     // a person lifts the stop
+	UpgradeEngine                                                // a newer binary wrote the workspace
+	ShowAFK                                                      // see what the AFK file does
+	RespondAs                                                    // answer as one of a routed question's responders (Error.Subject: the command, with --by)
 )
 
 // Re-exported so callers of engine need not import mdstore for the common ones.

@@ -13,11 +13,13 @@ import (
 // writes only into files it reads cleanly. Drift between the two files is
 // left out, since resolving and raising are how drift ends, and so are
 // duplicate qids, which are refused only where a command addresses them.
-func (e *Engine) readable(w *wsFiles) error {
+// The blocks' fields are read from sc, the transaction's one scan of them
+// (scan.go): only a block it found wrong is read again, for the words.
+func (e *Engine) readable(w *wsFiles, sc *scan) error {
 	if err := e.readableState(w); err != nil {
 		return err
 	}
-	return e.readableQuestions(w)
+	return e.readableQuestions(w, sc)
 }
 
 // readableState is readable's check of state.md, which comes first, and
@@ -33,8 +35,8 @@ func (e *Engine) readableState(w *wsFiles) error {
 }
 
 // readableQuestions is readable's check of questions.md.
-func (e *Engine) readableQuestions(w *wsFiles) error {
-	d := &doctor{e: e, errorsOnly: true}
+func (e *Engine) readableQuestions(w *wsFiles, sc *scan) error {
+	d := &doctor{e: e, errorsOnly: true, scan: sc}
 	d.checkQuestions(w)
 	d.routingErrors(w)
 	return d.refusal()

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"iter"
 	"slices"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// References follow identity (SPEC §27). Git takes a file that changed on
+// References follow identity (docs/git.md). Git takes a file that changed on
 // one side only without running the merge driver, so after a merge
 // state.md or decisions.md may name a question by an id a renumbering
 // gave to another one, and a pause may be lost. Every command reads the
@@ -36,15 +35,17 @@ func chainOf(b *mdstore.Block) []string {
 func sameText(a, b string) bool { return oneLine(a) == oneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
-// returns what it did, in order. questions is questions.md as read: the
-// decisions are followed only when it holds a renumbered question.
-func (e *Engine) follow(f *files, questions []byte) []correction {
+// returns what it did, in order. sc is the scan of f's questions as read
+// (scan.go): a reference is followed only when a question was renumbered,
+// and the Log is read for lost pauses only when an open question is
+// neither awaited nor queued, so that most writes do neither.
+func (e *Engine) follow(f *files, sc *scan) []correction {
 	var out []correction
-	if was := earlierIDs(questions); len(was) > 0 {
-		out = append(out, e.followAwaited(f, was)...)
-		out = append(out, followDecisions(f, was)...)
+	if len(sc.earlier) > 0 {
+		out = append(out, e.followAwaited(f, sc.earlier)...)
+		out = append(out, followDecisions(f, sc.earlier)...)
 	}
-	out = append(out, e.restorePauses(f)...)
+	out = append(out, e.restorePauses(f, sc)...)
 	out = append(out, e.describeAwaited(f)...)
 	out = append(out, e.resumeOnPause(f)...)
 	return append(out, e.staleResume(f)...)
@@ -269,47 +270,19 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 	return out
 }
 
-// earlierIDs are the ids that questions.md's renumbered_from fields name,
-// found in its bytes without reading its blocks: most writes find none. A
-// field is a column-0 line, and its key is read as every reader reads it
-// ("Renumbered From:", "RENUMBERED-FROM:" are the same key): a line is
-// split only when it starts with "ren" in any case. The lines are cut
-// here, not by mdstore.CutLines: a list of every line of the file would
-// be most of the memory a write needs.
-func earlierIDs(questions []byte) map[string]bool {
-	var was map[string]bool
-	for at := 0; at < len(questions); {
-		to := len(questions)
-		if k := bytes.IndexByte(questions[at:], '\n'); k >= 0 {
-			to = at + k
-		}
-		line := questions[at:to]
-		at = to + 1
-		if len(line) < 3 || line[0]|0x20 != 'r' || line[1]|0x20 != 'e' || line[2]|0x20 != 'n' {
-			continue
-		}
-		if key, ids, ok := mdstore.FieldLine(string(line)); ok && mdstore.NormKey(key) == "renumberedfrom" {
-			for id := range qid.All(ids) {
-				if was == nil {
-					was = map[string]bool{}
-				}
-				was[id] = true
-			}
-		}
-	}
-	return was
-}
-
 // restorePauses: a question the Log says paused ("raised <id> (<gate>)"),
 // still open and pausing, that neither the Awaiting human section nor
 // awaiting_next holds, lost its pause in a merge. It takes the pause when
 // none is held (under a stop, the stop stays), else it is queued.
-func (e *Engine) restorePauses(f *files) []correction {
+func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 	s := f.state
 	held := splitNames(valueOf(s, "awaiting_next"))
 	awaited := awaitedOpen(f)
 	if awaited != nil {
 		held = append(held, awaited.QID)
+	}
+	if !sc.openUnheld(held) {
+		return nil // every open question is held: none lost its pause
 	}
 	ids := pausedInLog(s)
 	if len(ids) == 0 {

@@ -34,14 +34,13 @@ func TestPausedInLog(t *testing.T) {
 	}
 }
 
-// earlierIDs finds renumbered_from lines as the grammar reads them: a key
-// at column 0, in any spelling that normalises to it.
-func TestEarlierIDs(t *testing.T) {
+// A scan finds the renumbered_from fields of the blocks as the grammar
+// reads them: a key at column 0, in any spelling that normalises to it.
+func TestScanEarlierIDs(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
 		want       []string
 	}{
-		{"at the file's start", "renumbered_from: q-2026-11-29-001\n", []string{"q-2026-11-29-001"}},
 		{"in a block, a chain", "# Questions\n\n## q-2026-11-29-003\nstatus: open\nrenumbered_from: q-2026-11-29-001, q-2026-11-29-002\n", []string{"q-2026-11-29-001", "q-2026-11-29-002"}},
 		{"at the end without a newline", "## q-2026-11-29-003\nrenumbered_from: q-2026-11-29-002", []string{"q-2026-11-29-002"}},
 		{"indented: a value's text", "## q-2026-11-29-003\nquestion: |\n    renumbered_from: q-2026-11-29-002\n", nil},
@@ -49,16 +48,16 @@ func TestEarlierIDs(t *testing.T) {
 		{"none", "## q-2026-11-29-003\nstatus: open\n", nil},
 		{"spelled otherwise", "## q-2026-11-29-003\nRenumbered From: q-2026-11-29-001\n\n## q-2026-11-29-004\nrenumbered-from: q-2026-11-29-002\r\n\n## q-2026-11-29-005\nRENUMBERED_FROM: q-2026-11-29-006\n",
 			[]string{"q-2026-11-29-001", "q-2026-11-29-002", "q-2026-11-29-006"}},
-		{"at the file's start, spelled otherwise", "Renumbered from: q-2026-11-29-001", []string{"q-2026-11-29-001"}},
+		{"before any block: no question's field", "Renumbered from: q-2026-11-29-001\n\n## q-2026-11-29-003\nstatus: open\n", nil},
 		{"a key that only starts so", "## q-2026-11-29-003\nrenumbered_from_x: q-2026-11-29-001\nreason: renumbered_from: q-2026-11-29-002\n", nil},
 	} {
 		var got []string
-		for id := range earlierIDs([]byte(c.text)) {
+		for id := range scanBlocks(mdstore.ParseQuestions([]byte(c.text))).earlier {
 			got = append(got, id)
 		}
 		slices.Sort(got)
 		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: earlierIDs = %q, want %q", c.name, got, c.want)
+			t.Errorf("%s: earlier = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

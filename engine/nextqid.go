@@ -21,7 +21,7 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := e.readable(w); err != nil {
+		if err := e.readable(w, scanBlocks(w.questions)); err != nil {
 			return "", err
 		}
 		return e.nextQID(&w.files)

@@ -10,7 +10,7 @@ import (
 
 // Pauses: the question the cursor awaits, and those queued behind it in
 // awaiting_next (a merge of two clones paused at once leaves one pause and
-// queues the other, SPEC §27).
+// queues the other, docs/git.md).
 
 // stillAwaited is the qid the cursor awaits when that question is still
 // open, with the command that answers it; "" when there is none.
@@ -139,7 +139,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 			if b := f.questions.Find(q.QID); b != nil {
 				q = fromBlock(b, e.Now())
 			}
-			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(mdstore.ResolveAwaited, e.ResolveCommand(q))
+			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(ResolveAwaited, e.ResolveCommand(q))
 		}
 		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
 			if status == "" {

@@ -25,7 +25,7 @@ type Decision struct {
 	Name    string `json:"name"`   // short rule name, written as "auto:"
 	Reason  string `json:"reason"` // one sentence for people
 	// Untrusted is the file that would have auto-picked the question had a
-	// person trusted it on this machine (SPEC §22), "" when trust did not
+	// person trusted it on this machine (docs/trust.md), "" when trust did not
 	// decide.
 	Untrusted string `json:"untrusted,omitempty"`
 }

@@ -279,11 +279,11 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		if d.Outcome == Paused {
 			if reason, stopped := stopReason(f.state); stopped {
 				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
-					Fix(mdstore.LiftStop, "")
+					Fix(LiftStop, "")
 			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
-					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))
+					Hint("one question per pause: resolve it first, or re-slice").Fix(ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))
 			}
 		}
 		id, err := e.nextQID(f)

@@ -181,7 +181,7 @@ func (e *Engine) lookup(qs *mdstore.Questions, id string) (*mdstore.Block, error
 	}
 	return nil, mdstore.Errorf(ErrAmbiguous, "%s: %s heads %d blocks, at lines %s",
 		e.WS.Path(mdstore.QuestionsFile), id, len(lines), strings.Join(lines, " and ")).
-		Hint("nothing was written; doctor renumbers the later ones").Fix(mdstore.RunDoctorFix, "")
+		Hint("nothing was written; doctor renumbers the later ones").Fix(RunDoctorFix, "")
 }
 
 // checkQID refuses an argument that is no question id of any form a
@@ -198,9 +198,9 @@ func checkQID(id string) error {
 // is refused as no id at all.
 func unknownQID(id string) error {
 	if qid.Named(id) {
-		return mdstore.Errorf(ErrBadArgs, "%v", qid.NotAnID(id)).Fix(mdstore.ListQuestions, "")
+		return mdstore.Errorf(ErrBadArgs, "%v", qid.NotAnID(id)).Fix(ListQuestions, "")
 	}
-	return mdstore.Errorf(ErrUnknownQID, "%s: unknown qid", id).Fix(mdstore.ListQuestions, "")
+	return mdstore.Errorf(ErrUnknownQID, "%s: unknown qid", id).Fix(ListQuestions, "")
 }
 
 // CheckResult is the verdict of `state check`.

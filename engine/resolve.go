@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -77,7 +76,7 @@ func (e *Engine) Resolve(ctx context.Context, items []Resolution, by string) (*R
 // has let go of what it holds (serve's request slot), and which returns
 // the hook's warnings.
 func (e *Engine) ResolveThenNotify(ctx context.Context, items []Resolution, by string) (*ResolveResult, func(context.Context) []string, error) {
-	return e.resolve(ctx, items, by, false, nil)
+	return e.resolve(ctx, &Batch{Items: items}, by)
 }
 
 // notified fires what a resolve returned and adds its warnings.
@@ -89,52 +88,25 @@ func notified(ctx context.Context, res *ResolveResult, notify func(context.Conte
 	return res, nil
 }
 
-// resolve is Resolve with the problems a batch already has (lines that did
-// not parse), reported with the others.
-func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, batch bool, bad lineErrors) (*ResolveResult, func(context.Context) []string, error) {
-	where := func(it Resolution) string {
-		if batch {
-			return fmt.Sprintf("batch line %d: %s", it.Line, it.QID)
-		}
-		return it.QID
+// where names a resolution in errors: its batch line and qid, or its qid.
+func (it Resolution) where() string {
+	if it.Line > 0 {
+		return fmt.Sprintf("batch line %d: %s", it.Line, it.QID)
 	}
-	// Text and syntax first, then, under the lock, the questions: a batch
-	// reports the problems of both kinds together, in line order.
-	bad = slices.Clone(bad)
-	items = slices.Clone(items)
-	ok := make([]bool, len(items))
-	seen := map[string]int{}
-	for i, it := range items {
-		what := textOf[it.Kind]
-		text, err := cleanText(what, it.Text)
-		if err == nil && blank(text) {
-			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
-				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
-		}
-		if prev, dup := seen[it.QID]; err == nil && dup && batch {
-			err = mdstore.Errorf(ErrBadArgs, "also on line %d", prev)
-		}
-		if err != nil {
-			err = fmt.Errorf("%s: %w", where(it), err)
-		}
-		if qerr := checkQID(it.QID); qerr != nil {
-			err = qerr
-			if batch {
-				err = fmt.Errorf("batch line %d: %w", it.Line, qerr)
-			}
-		}
-		if err != nil {
-			if !batch {
-				return nil, nil, err
-			}
-			bad = append(bad, lineError{it.Line, err})
-			continue
-		}
-		items[i].Text, ok[i] = text, true
-		seen[it.QID] = it.Line
-	}
-	by, err := e.answerer(by)
+	return it.QID
+}
+
+// resolve applies the resolutions of b: each is checked (its text and
+// qid, then against the files), and only when every one is good are they
+// applied, in order, under one lock. A resolution from the command line
+// (Line 0) stops at its first problem; the lines of a batch are all
+// checked, and their problems reported together, in line order.
+func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResult, func(context.Context) []string, error) {
+	items, bad, err := cleanItems(b)
 	if err != nil {
+		return nil, nil, err
+	}
+	if by, err = e.answerer(by); err != nil {
 		return nil, nil, err
 	}
 	// done is what the transaction did: the result, and the events the
@@ -144,86 +116,30 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		fired []firing
 	}
 	d, err := transact(ctx, e, func(f *files) (done, error) {
-		res := &ResolveResult{Resolved: []Resolved{}, Warnings: []string{}}
-		var fired []firing
 		// Validate everything against the file before changing anything.
-		bad := slices.Clone(bad)
-		ids := make([]string, len(items)) // each item's qid as questions.md spells it
-		lineOf := map[string]int{}
-		for i, it := range items {
-			if !ok[i] {
-				continue
-			}
-			id, err := e.validate(f, it, by, batch, where(it))
-			if err != nil {
-				if !batch {
-					return done{}, err
-				}
-				bad = append(bad, lineError{it.Line, err})
-				continue
-			}
-			ids[i] = id
-			if prev, dup := lineOf[id]; dup && batch {
-				bad = append(bad, lineError{it.Line, mdstore.Errorf(ErrBadArgs, "%s: also on line %d (as %s)", where(it), prev, id)})
-			}
-			lineOf[id] = it.Line
-		}
-		if err := bad.err(); err != nil {
+		cs, err := e.validateAll(f, items, bad, by)
+		if err != nil {
 			return done{}, err
 		}
-		for i, it := range items {
-			it.QID = ids[i]
-			b := f.questions.Find(it.QID)
-			r := Resolved{QID: it.QID, Status: it.Kind}
-			var q Question
-			kind := it.Kind
-			if rq := fromBlock(b, e.Now()); rq.routed() && !b.Row() {
-				rr, err := e.respond(f, rq, it, by)
-				if err != nil {
-					return done{}, err
-				}
-				r.Response, r.Progress, r.WaitingFor, r.Unchanged = &rr.response, rr.q.Progress, rr.q.WaitingFor, rr.unchanged
-				if rr.q.Status == StatusOpen {
-					r.Status, r.State = StatusOpen, valueOf(f.state, "status")
-					r.StopReason, _ = stopReason(f.state)
-					res.Resolved = append(res.Resolved, r)
-					if !rr.unchanged {
-						fired = append(fired, firing{"responded", rr.q})
-					}
-					continue
-				}
-				q, kind = rr.q, rr.q.Status
-				r.Status = kind
-			} else if b.Value("status") == StatusOpen {
-				var err error
-				if q, err = e.answer(f, it.QID, resolution{kind: it.Kind, text: it.Text, via: it.Via}, by, ""); err != nil {
-					return done{}, err
-				}
-			} else {
-				r.Unchanged = true
-				e.completeDecision(f, it.QID)
-				q = fromBlock(b, e.Now())
+		d := done{res: &ResolveResult{Resolved: []Resolved{}, Warnings: []string{}}}
+		for _, c := range cs {
+			r, q, warn, err := e.apply(f, c, by)
+			if err != nil {
+				return done{}, err
 			}
-			r.Choice = q.Choice
-			if q.Answer != nil {
-				r.Answer = *q.Answer
-			}
-			updated, warn := e.resolveState(f, q, kind, r.Unchanged)
-			r.StateUpdated = updated
-			r.State = valueOf(f.state, "status")
-			r.StopReason, _ = stopReason(f.state)
-			if updated {
-				r.NextAction, _ = f.state.Get("next_action")
-			}
+			d.res.Resolved = append(d.res.Resolved, r)
 			if warn != "" {
-				res.Warnings = append(res.Warnings, warn)
+				d.res.Warnings = append(d.res.Warnings, warn)
 			}
-			res.Resolved = append(res.Resolved, r)
-			if !r.Unchanged {
-				fired = append(fired, firing{eventOf[q.Status], q})
+			switch {
+			case r.Unchanged:
+			case r.Status == StatusOpen: // a response that leaves a routed question open
+				d.fired = append(d.fired, firing{"responded", q})
+			default:
+				d.fired = append(d.fired, firing{eventOf[q.Status], q})
 			}
 		}
-		return done{res, fired}, nil
+		return d, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -235,6 +151,51 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		}
 		return warnings
 	}, nil
+}
+
+// apply applies one validated resolution: the response it records on a
+// routed question, the answer it writes on an open one, or, on a question
+// already final with it, the decision a crash kept out of decisions.md.
+// Then state.md moves on. It returns what it did, the question as it now
+// reads (for the notify hook) and a warning, if any.
+func (e *Engine) apply(f *files, c checked, by string) (Resolved, Question, string, error) {
+	r := Resolved{QID: c.QID, Status: c.Kind}
+	q, kind := c.q, c.Kind
+	switch {
+	case c.routed:
+		rr, err := e.respond(f, c.q, c.want, c.Resolution, by)
+		if err != nil {
+			return r, q, "", err
+		}
+		r.Response, r.Progress, r.WaitingFor, r.Unchanged = &rr.response, rr.q.Progress, rr.q.WaitingFor, rr.unchanged
+		if rr.q.Status == StatusOpen {
+			r.Status, r.State = StatusOpen, valueOf(f.state, "status")
+			r.StopReason, _ = stopReason(f.state)
+			return r, rr.q, "", nil
+		}
+		q, kind = rr.q, rr.q.Status
+		r.Status = kind
+	case c.q.Status == StatusOpen:
+		var err error
+		if q, err = e.record(f, f.questions.Find(c.QID), c.q, c.want, by, ""); err != nil {
+			return r, q, "", err
+		}
+	default:
+		r.Unchanged = true
+		e.completeDecision(f, c.QID)
+	}
+	r.Choice = q.Choice
+	if q.Answer != nil {
+		r.Answer = *q.Answer
+	}
+	updated, warn := e.resolveState(f, q, kind, r.Unchanged)
+	r.StateUpdated = updated
+	r.State = valueOf(f.state, "status")
+	r.StopReason, _ = stopReason(f.state)
+	if updated {
+		r.NextAction, _ = f.state.Get("next_action")
+	}
+	return r, q, warn, nil
 }
 
 // resolvedValues computes the fields a resolution writes: an answer that is
@@ -315,6 +276,14 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 	if err != nil {
 		return Question{}, fmt.Errorf("%s: %w", id, err)
 	}
+	return e.record(f, b, fromBlock(b, e.Now()), r, by, auto)
+}
+
+// record writes r, a resolution with its values computed (resolvedValues),
+// into block b, which reads as q, and appends its decision; it returns the
+// question as it now reads. The decision copies b's fields before the
+// edit, which moves the lines b was read from.
+func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by, auto string) (Question, error) {
 	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: e.timestamp()}, {Key: "answer", Value: r.text}}
 	if r.choice != 0 {
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
@@ -326,20 +295,20 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 	if auto != "" {
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
-	q := fromBlock(b, e.Now()) // b keeps the values it was parsed with
-	if err := f.questions.Set(id, kvs...); err != nil {
-		return Question{}, err
-	}
 	written := map[string]string{}
 	for _, kv := range kvs {
 		written[kv.Key] = kv.Value
 	}
-	e.appendDecisionOf(f, id, r.kind, func(k string) (string, bool) {
+	decisions := e.decisionOf(b.QID, r.kind, func(k string) (string, bool) {
 		if v, ok := written[k]; ok {
 			return v, true
 		}
 		return b.Get(k)
 	})
+	if err := f.questions.Set(b.QID, kvs...); err != nil {
+		return Question{}, err
+	}
+	f.decisions = decisions(f.decisions)
 	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
 	q.Choice = nil
 	if r.choice != 0 {
@@ -356,17 +325,21 @@ var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer"
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {
-	e.appendDecisionOf(f, b.QID, b.Value("status"), b.Get)
+	f.decisions = e.decisionOf(b.QID, b.Value("status"), b.Get)(f.decisions)
 }
 
-func (e *Engine) appendDecisionOf(f *files, id, status string, get func(string) (string, bool)) {
+// decisionOf reads the decision record of id, status from get at once,
+// and returns what appends it to decisions.md.
+func (e *Engine) decisionOf(id, status string, get func(string) (string, bool)) func([]byte) []byte {
 	kvs := []mdstore.KV{}
 	for _, k := range decisionFields {
 		if v, ok := get(k); ok {
 			kvs = append(kvs, mdstore.KV{Key: k, Value: v})
 		}
 	}
-	f.decisions = mdstore.AppendRecord(f.decisions, decisionHeading(id, status), kvs...)
+	return func(decisions []byte) []byte {
+		return mdstore.AppendRecord(decisions, decisionHeading(id, status), kvs...)
+	}
 }
 
 // completeDecision appends the decision of a final question when a crash

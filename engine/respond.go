@@ -19,36 +19,37 @@ type respondResult struct {
 // block b): by is one of its responders, and the response is valid for the
 // question; a final question takes again only a responder's own identical
 // response (an identical re-run, in a batch as alone), and anything else is a
-// conflict, as for any final question.
-func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, where string) error {
+// conflict, as for any final question. It returns the values the response
+// gives (resolvedValues).
+func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, where string) (resolution, error) {
 	rt, err := q.routing()
 	if err != nil {
-		return fmt.Errorf("%s: %w", where, err)
+		return resolution{}, fmt.Errorf("%s: %w", where, err)
 	}
 	by, err = cleanText("the responder's name", by)
 	if err != nil {
-		return err
+		return resolution{}, err
 	}
 	if by = strings.TrimSpace(by); by == "" || strings.ContainsAny(by, ",\n") {
-		return mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, by)
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, by)
 	}
 	who, ok := rt.responder(by)
 	if !ok {
-		return mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
 			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
-			Fix(mdstore.RespondAs, e.ResolveCommand(q))
+			Fix(RespondAs, e.ResolveCommand(q))
 	}
 	want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
 	if q.Status == StatusOpen {
 		if err != nil {
-			return fmt.Errorf("%s: %w", where, err)
+			return want, fmt.Errorf("%s: %w", where, err)
 		}
-		return nil
+		return want, nil
 	}
 	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
-		return nil
+		return want, nil
 	}
-	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, oneLine(b.Value("answer"))),
+	return want, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, oneLine(b.Value("answer"))),
 		"a final question is not resolved again; raise a new question if the decision changed")
 }
 
@@ -63,18 +64,14 @@ func responseOf(who, kind string, r resolution) Response {
 // different response from someone who has responded replaces theirs (it
 // moves to the end: the list is in the order of the latest responses); an
 // identical one writes nothing. While the question stays open, state.md
-// keeps its pause and gets only a Log line.
-func (e *Engine) respond(f *files, q Question, it Resolution, by string) (respondResult, error) {
+// keeps its pause and gets only a Log line. rv is the response's values,
+// as validateResponse computed them.
+func (e *Engine) respond(f *files, q Question, rv resolution, it Resolution, by string) (respondResult, error) {
 	rt, err := q.routing()
 	if err != nil {
 		return respondResult{}, err
 	}
 	who, _ := rt.responder(strings.TrimSpace(by)) // validateResponse checked it
-	b := f.questions.Find(q.QID)
-	rv, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
-	if err != nil {
-		return respondResult{}, fmt.Errorf("%s: %w", q.QID, err)
-	}
 	resp := responseOf(who, it.Kind, rv)
 	resp.At = e.timestamp()
 	i := rt.find(who)

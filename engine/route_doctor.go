@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -46,42 +45,12 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
 }
 
 // routingErrors is the write guard's check of routing fields (checkRouting's
-// errors): only a file that holds a strategy field pays for it, and only
-// its blocks with one are read.
+// errors): only the blocks its scan found with a strategy field are read.
 func (d *doctor) routingErrors(w *wsFiles) {
-	if !w.hasQ || !containsFold(w.origQ, "strategy") {
+	if !w.hasQ {
 		return
 	}
-	for _, b := range w.questions.Blocks() {
-		if _, ok := b.Peek("strategy"); !ok[0] || b.Row() {
-			continue
-		}
+	for _, b := range d.scan.routed {
 		d.checkRouting(b, d.fieldLines(b, nil))
 	}
-}
-
-// containsFold reports whether b holds word (lower-case ASCII letters) in
-// any case, without copying b: field keys match whatever their case. It
-// jumps between occurrences of word's last letter (bytes.IndexByte, in both
-// cases) and compares backwards from there.
-func containsFold(b []byte, word string) bool {
-	last := word[len(word)-1]
-	for _, c := range []byte{last, last &^ 0x20} {
-		for i := len(word) - 1; i < len(b); {
-			j := bytes.IndexByte(b[i:], c)
-			if j < 0 {
-				break
-			}
-			i += j
-			k := 0
-			for k < len(word) && b[i-k]|0x20 == word[len(word)-1-k] {
-				k++
-			}
-			if k == len(word) {
-				return true
-			}
-			i++
-		}
-	}
-	return false
 }

@@ -178,25 +178,3 @@ func FuzzResponses(f *testing.F) {
 		}
 	})
 }
-
-func TestContainsFold(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want bool
-	}{
-		{"strategy: single", true},
-		{"STRATEGY: single", true},
-		{"- sTrAtEgY: quorum:2", true},
-		{"x\nstrategy", true},
-		{"strateg", false},
-		{"trategy", false},
-		{"stratEgies", false},
-		{"strat-egy: y y Y", false},
-		{"", false},
-		{"y", false},
-	} {
-		if got := containsFold([]byte(c.in), "strategy"); got != c.want {
-			t.Errorf("containsFold(%q) = %v, want %v", c.in, got, c.want)
-		}
-	}
-}

@@ -8,7 +8,7 @@ import (
 	"github.com/devrites/devrites-engine/trust"
 )
 
-// Trust (SPEC §22): a workspace file that runs a command or approves
+// Trust (docs/trust.md): a workspace file that runs a command or approves
 // without a person takes effect only while this machine's trust store
 // holds its current content. The AFK file, notify.yaml and rules.yaml are
 // verified on the bytes they were parsed from, so an edit between the check

@@ -106,7 +106,7 @@ func (e *Engine) waitedFor(id string) (Question, error) {
 	}
 	if id = f.state.AwaitingQID(); id == "" {
 		return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
-			Hint("name the question to wait for: devrites-engine wait <qid>").Fix(mdstore.ListQuestions, "")
+			Hint("name the question to wait for: devrites-engine wait <qid>").Fix(ListQuestions, "")
 	}
 	if err := checkQID(id); err != nil {
 		return Question{}, err

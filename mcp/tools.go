@@ -208,7 +208,7 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 }
 
 // claimCheck refuses a raise for work on paths that another session holds
-// live (SPEC §26), as question raise --claim-check does: the person's answer
+// live (docs/claims.md), as question raise --claim-check does: the person's answer
 // would not let the agent work on them, so it does other work and checks
 // again. Without paths every raise goes through; with them, a session is
 // needed (its own claims do not count). It returns the warnings of the

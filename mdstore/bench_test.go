@@ -8,7 +8,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// benchSizes are the workspace sizes of SPEC §12, in questions.
+// benchSizes are the workspace sizes of docs/performance.md, in questions.
 var benchSizes = []int{10, 1000, 10000}
 
 // benchQuestions is a questions.md of n engine-written blocks: all answered

@@ -19,21 +19,18 @@ var (
 
 // Remedy is what a person can do about an error. The library names it; the
 // command line words it (the commands to run, their flags), so that no
-// command line is spelled out below it.
+// command line is spelled out below it. mdstore names the remedies of its
+// files; the remedies of a workflow (list the questions, lift a stop) are
+// named by the packages that know it (engine), from OtherRemedies on.
 type Remedy int
 
 // Remedies.
 const (
-	NoRemedy       Remedy = iota
-	RunDoctor             // check the workspace
-	RunDoctorFix          // let doctor repair it (renumber, reconcile)
-	RunInit               // create the workspace (Error.Subject: the slug, or "")
-	ListQuestions         // see which qids exist
-	ResolveAwaited        // answer the awaited question (Error.Subject: the command that does)
-	LiftStop              // a person lifts the stop
-	UpgradeEngine         // a newer binary wrote the workspace
-	ShowAFK               // see what the AFK file does
-	RespondAs             // answer as one of a routed question's responders (Error.Subject: the command, with --by)
+	NoRemedy  Remedy = iota
+	RunDoctor        // check the workspace
+	RunInit          // create the workspace (Error.Subject: the slug, or "")
+	// OtherRemedies is the first value left to the packages above.
+	OtherRemedies
 )
 
 // Error is a failure of a kind: its message is the decisive text alone, and

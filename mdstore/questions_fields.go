@@ -179,7 +179,7 @@ func (l lineSrc) valueEnd(p int) (end, lines int) {
 }
 
 // PeekMax is how many keys one Peek reads.
-const PeekMax = 4
+const PeekMax = 5
 
 // Peek returns the first value of each of keys (normalised, as NormKey
 // gives them; at most PeekMax) and whether the block has it, without

@@ -10,7 +10,7 @@ import (
 )
 
 // What holds the agent is three things, merged each on its own against the
-// base (SPEC §27): the stop (status blocked and its stop_reason), the
+// base (docs/git.md): the stop (status blocked and its stop_reason), the
 // pauses (the question the Awaiting human section holds, then the ones
 // queued in awaiting_next) and the re-scopes owed (rescope_pending, or a
 // re-scope next_action). A stop on one side and a pause on the other give

@@ -74,11 +74,6 @@
 // is the other version's. Holding the three versions split into lines and
 // fields took 229 MB at 10,000 questions (5 MB a version).
 //
-// The merge driver, a process of its own, collects each version of
-// questions.md once it is summed up (File and Reader sources do; Of does
-// not): left to the collector, the version just read would set the heap's
-// goal, and the heap would grow to about twice it.
-//
 // State reads the versions of state.md one at a time, ours last. Of the
 // base and theirs it keeps what it compares: the cursor, the Awaiting
 // human section, the time of the latest Log entry, which of the ids
@@ -97,9 +92,11 @@
 // entry one string of the file. Ours' unchanged entries go into the
 // result as runs of its text.
 //
-// At 10,000 questions the driver on questions.md and on decisions.md peaks
-// at about 30 MB of resident memory (scripts/bench.sh -rss; about 13 MB of
-// it is the program itself), most of it while it plans.
+// At 10,000 questions the driver peaks at about 37 MB of resident memory
+// on each file (scripts/bench.sh -rss; about 13 MB of it is the program
+// itself), most of it while it plans. It leaves the heap to the runtime's
+// collector: a collection once each version was summed up kept it near
+// 30 MB, which the driver, run by git once per file, does not need.
 //
 // # Guarantees
 //

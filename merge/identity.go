@@ -16,7 +16,7 @@ func sameQuestion(a, b *qblock) bool {
 
 // ids are every id a block has had: its renumbered_from chain (oldest
 // first) and its id. A question is known by them, however often a merge
-// renumbered it on some clone (SPEC §27).
+// renumbered it on some clone (docs/git.md).
 func (b *qblock) ids() []string {
 	return append(splitList(b.from), b.qid)
 }

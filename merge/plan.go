@@ -365,7 +365,6 @@ func newPlan(base, ours, theirs Source) (*plan, error) {
 		if *v.f, err = parseQuestions(v.name, v.src, infos); err != nil {
 			return nil, err
 		}
-		v.src.dropped()
 	}
 	p.bOurs, p.oBase = match(p.b, p.o)
 	p.bTheirs, p.tBase = match(p.b, p.t)

@@ -8,7 +8,7 @@ import (
 )
 
 // unionResponses merges the responses of a routed question (a list of
-// records, one per responder, SPEC §15): people who responded on different
+// records, one per responder, docs/commands.md, Routed questions): people who responded on different
 // clones are all kept; a responder whose record both sides changed keeps
 // the later one (by its at). The records go in the order of their times.
 // ok is false when a version cannot be read as records.

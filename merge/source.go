@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 )
 
 // Source is one version of a file, read when a merge asks: whole, or as a
@@ -16,9 +15,8 @@ import (
 // each block (ids, what the question is, a digest of its bytes) and the
 // text outside the blocks. The zero Source is an empty version.
 type Source struct {
-	read  func() ([]byte, error)
-	open  func() (io.ReadCloser, error) // the same bytes as read's
-	alone bool                          // the merge is a process of its own
+	read func() ([]byte, error)
+	open func() (io.ReadCloser, error) // the same bytes as read's
 }
 
 // Of is the Source of a version already read.
@@ -29,34 +27,17 @@ func Of(data []byte) Source {
 	}
 }
 
-// File is the Source of the version in the file name, for a merge that
-// is a process of its own (git's merge driver; see dropped).
+// File is the Source of the version in the file name (git's merge driver).
 func File(name string) Source {
 	return Source{
-		read:  func() ([]byte, error) { return os.ReadFile(name) },
-		open:  func() (io.ReadCloser, error) { return os.Open(name) },
-		alone: true,
+		read: func() ([]byte, error) { return os.ReadFile(name) },
+		open: func() (io.ReadCloser, error) { return os.Open(name) },
 	}
 }
 
-// Reader is the Source of the version read gives whole each time, for a
-// merge that is a process of its own (see dropped).
+// Reader is the Source of the version read gives whole each time.
 func Reader(read func() ([]byte, error)) Source {
-	return Source{read: read, alone: true}
-}
-
-// dropped is called when the merge is done with a whole read of the
-// version. In a merge that is a process of its own, the bytes are
-// collected then: a version of megabytes, once summed up, is garbage, and
-// left to the collector it would set the heap's goal for the rest of the
-// merge, which would let the heap grow to about twice it (at 10,000
-// questions the merge driver's peak RSS is 4 to 7 MB lower;
-// docs/performance.md). In a process that does other work as well (a
-// test, a fuzzer) a collection costs more than it saves: Of does not.
-func (s Source) dropped() {
-	if s.alone {
-		runtime.GC()
-	}
+	return Source{read: read}
 }
 
 // Bytes reads the whole version.

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/internal/testtool"
 )
 
 // The scripts in examples/notify are run as users run them: notify.Fire with
@@ -71,7 +73,7 @@ func (s *service) only(t *testing.T) received {
 func runExample(t *testing.T, script string, env map[string]string, ev Event) Outcome {
 	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed: the example scripts need it")
+		testtool.Missing(t, "curl is not installed: the example scripts need it")
 	}
 	path, err := filepath.Abs(filepath.Join("..", "examples", "notify", script))
 	if err != nil {
@@ -292,7 +294,7 @@ func TestExamplePagerDutySeverityAndLongSummary(t *testing.T) {
 
 func TestExampleWebhookSigned(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil {
-		t.Skip("openssl is not installed: webhook.sh needs it for the signature")
+		testtool.Missing(t, "openssl is not installed: webhook.sh needs it for the signature")
 	}
 	svc := newService(t, http.StatusNoContent)
 	const secret = "s3cret with spaces & $(quotes)"
@@ -396,7 +398,7 @@ func TestExampleSlackAnswerLink(t *testing.T) {
 // is sent.
 func TestExampleSecretFromFile(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil {
-		t.Skip("openssl is not installed: webhook.sh needs it for the signature")
+		testtool.Missing(t, "openssl is not installed: webhook.sh needs it for the signature")
 	}
 	svc := newService(t, http.StatusNoContent)
 	const secret = "from a file"

@@ -13,7 +13,7 @@
 #            questions.md under a shared lock and prints it
 #
 # and prints medians, the ratio engine/floor, peak RSS (ru_maxrss), the
-# growth with the size, and which targets are met: SPEC §23's (resolve
+# growth with the size, and which targets are met: docs/performance.md's (resolve
 # within 2.5x the floor at 1,000 and at 10,000 questions, every command
 # under 32 MB at 10,000) and raise within 2x the floor at 1,000.
 #

@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/devrites/devrites-engine/internal/testtool"
 )
 
 // go test ./serve -run TestBrowser -screenshots writes the screenshots of
@@ -29,7 +31,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("no Chromium on PATH: the browser test needs it (.ci/run installs Debian's chromium)")
+	testtool.Missing(t, "no Chromium on PATH: the browser test needs it (.ci/run installs Debian's chromium)")
 	return ""
 }
 

@@ -7,29 +7,27 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // maxClients bounds the buckets kept; past it, buckets that have refilled
 // are forgotten (a full bucket is what a new client gets anyway).
 const maxClients = 4096
 
-// limiter is a token bucket per client address: each request takes a
-// token, and tokens come back at rate a second up to burst.
+// limiter is a token bucket (golang.org/x/time/rate) per client address:
+// each request takes a token, and tokens come back at rate a second up to
+// burst.
 type limiter struct {
 	mu      sync.Mutex
-	rate    float64
-	burst   float64
-	clients map[string]*bucket
+	rate    rate.Limit
+	burst   int
+	clients map[string]*rate.Limiter
 	now     func() time.Time // the wall clock; tests replace it
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-func newLimiter(rate float64, burst int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), clients: map[string]*bucket{}, now: time.Now}
+func newLimiter(r float64, burst int) *limiter {
+	return &limiter{rate: rate.Limit(r), burst: burst, clients: map[string]*rate.Limiter{}, now: time.Now}
 }
 
 // allow takes a token for the client, or says how long until there is one.
@@ -42,24 +40,21 @@ func (l *limiter) allow(client string) (bool, time.Duration) {
 		if len(l.clients) >= maxClients {
 			l.forget(now)
 		}
-		b = &bucket{tokens: l.burst, last: now}
+		b = rate.NewLimiter(l.rate, l.burst)
 		l.clients[client] = b
 	}
-	if d := now.Sub(b.last); d > 0 {
-		b.tokens = math.Min(l.burst, b.tokens+d.Seconds()*l.rate)
+	res := b.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now) // a refused request takes no token
+		return false, d
 	}
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	return true, 0
 }
 
 // forget drops the buckets that have refilled; when none has, all of them.
 func (l *limiter) forget(now time.Time) {
 	for c, b := range l.clients {
-		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+		if b.TokensAt(now) >= float64(l.burst) {
 			delete(l.clients, c)
 		}
 	}

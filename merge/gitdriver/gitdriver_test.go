@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -36,7 +37,7 @@ type repo struct {
 func newRepo(t *testing.T) *repo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testtool.Missing(t, "git is not installed")
 	}
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")

@@ -1,7 +1,7 @@
 //go:build unix
 
 // Command bench times three devrites-engine commands, each against its own
-// I/O floor (scripts/iofloor), on generated workspaces, as SPEC §12 asks. It
+// I/O floor (scripts/iofloor), on generated workspaces, as docs/performance.md describes. It
 // is run by scripts/bench.sh, which builds both binaries first.
 //
 // A workspace of n questions comes in two forms: awaiting (n-1 questions
@@ -35,7 +35,7 @@
 // It prints one row per command and size (medians of the times, and the
 // median of each round's engine/floor ratio), how each command's
 // time grows with the size, and whether each target is met, for the sizes
-// measured: SPEC §23's (resolve within 2.5x the floor at 1,000 and at
+// measured: docs/performance.md's (resolve within 2.5x the floor at 1,000 and at
 // 10,000 questions, every command under 32 MB at 10,000) and raise within
 // 2x the floor at 1,000.
 //
@@ -251,7 +251,7 @@ func run(engineBin, floorBin string, runs int, sizes, cmds, base string, rss boo
 
 // targets says, for each target whose command and size were measured,
 // whether it is met: resolve within 2.5x the floor at 1,000 and at 10,000
-// questions (SPEC §23, which replaces §12's 1.5x and 2x), raise within 2x
+// questions (docs/performance.md), raise within 2x
 // at 1,000, and every command under 32 MB of peak RSS at 10,000.
 func targets(results []result) []string {
 	var out []string
@@ -264,12 +264,12 @@ func targets(results []result) []string {
 			}
 		}
 	}
-	ratio("resolve", 1000, 2.5, " (SPEC §23)")
-	ratio("resolve", 10000, 2.5, " (SPEC §23)")
+	ratio("resolve", 1000, 2.5, " (docs/performance.md)")
+	ratio("resolve", 10000, 2.5, " (docs/performance.md)")
 	ratio("raise", 1000, 2, "")
 	for _, r := range results {
 		if r.n == 10000 {
-			out = append(out, fmt.Sprintf("%s at 10000 questions under 32 MB of peak RSS (SPEC §23): %s: %s",
+			out = append(out, fmt.Sprintf("%s at 10000 questions under 32 MB of peak RSS (docs/performance.md): %s: %s",
 				r.cmd, mb(r.engRSS), met(r.engRSS < 32*1024)))
 		}
 	}

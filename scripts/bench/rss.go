@@ -13,8 +13,8 @@ import (
 // With -rss, the bench runs each command below, untimed and without its
 // floor, on the workspace of each size (reset before every run, as for
 // the timings), and prints the median and the highest of the runs' peak
-// RSS, and at 10,000 questions whether the median is under SPEC §23's
-// 32 MB. -commands is not read. The bench's workspace gives doctor a
+// RSS, and at 10,000 questions whether the median is under the 32 MB of
+// docs/performance.md. -commands is not read. The bench's workspace gives doctor a
 // finding for each id above 999 (its ids are all of one day): 9,001
 // warnings at 10,000, its worst case.
 var rssCommands = []struct {
@@ -61,18 +61,19 @@ func measureRSS(engineBin string, runs int, ns []int, root string, env []string,
 				}
 				rss = append(rss, r)
 			}
-			rssRow(tw, c.name, n, rss)
+			rssRow(tw, c.name, n, rss, true)
 		}
 	}
 	return tw.Flush()
 }
 
-// rssRow prints the median and the highest of a command's peak RSS, and at
-// 10,000 questions whether the median is under SPEC §23's 32 MB.
-func rssRow(tw *tabwriter.Writer, name string, n int, rss []int64) {
+// rssRow prints the median and the highest of a command's peak RSS, and,
+// when judged, at 10,000 questions whether the median is under the 32 MB
+// of docs/performance.md (which the merge driver may pass).
+func rssRow(tw *tabwriter.Writer, name string, n int, rss []int64, judged bool) {
 	slices.Sort(rss)
 	verdict := ""
-	if n == 10000 {
+	if n == 10000 && judged {
 		verdict = "under 32 MB: " + met(rss[len(rss)/2] < 32*1024)
 	}
 	fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", name, n, mb(rss[len(rss)/2]), mb(rss[len(rss)-1]), verdict)

@@ -29,8 +29,8 @@ func template(root string, n int, running bool) string {
 // workspace is the content a run starts from. Awaiting: n-1 answered
 // questions and the n-th open and awaited. Running: all n answered and
 // nothing awaited. Every answer is logged in decisions.md, and every raise
-// and answer in state.md's Log (about 140 KB at 1,000 questions, as SPEC
-// §12's realistic workspace).
+// and answer in state.md's Log (about 140 KB at 1,000 questions, the realistic
+// workspace of docs/performance.md).
 type workspace struct {
 	state, questions, decisions []byte
 }

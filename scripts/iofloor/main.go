@@ -4,7 +4,7 @@
 // a command must do on disk, done the way the engine does it, with nothing
 // else. scripts/bench.sh runs it beside the engine, one mode per command:
 //
-//   - resolve (`state resolve`, the floor SPEC §12 defines): the exclusive
+//   - resolve (`state resolve`, the floor docs/performance.md describes): the exclusive
 //     flock on the workspace's .lock; read state.md, questions.md and
 //     decisions.md; write questions.md and state.md back, unchanged, by
 //     fsync'd atomic rename; append one decision record (about 250 bytes)

@@ -19,7 +19,7 @@ import (
 var textCommands = map[string]bool{"state resolve": true}
 
 // recordFlags are words refused after the qid although the command has no
-// such flag: they read as a choice being recorded (SPEC §13).
+// such flag: they read as a choice being recorded (docs/guarantees.md).
 var recordFlags = map[string]bool{"choice": true}
 
 // normalizeArgs lets flags come anywhere, as the specification asks: it moves

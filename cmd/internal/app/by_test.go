@@ -11,7 +11,7 @@ import (
 // TestByRefusesLineBreaks: a name is one line. --by (on a resolve, a batch
 // and a raise with --answered) and DEVRITES_ACTOR with a line break are
 // refused, exit 7, files unchanged; without this, answered_by was written
-// as a block of two lines (SPEC §21). Testscript cannot pass a line break
+// as a block of two lines (docs/commands.md, A person at a terminal). Testscript cannot pass a line break
 // in an argument, so the binary is run here.
 func TestByRefusesLineBreaks(t *testing.T) {
 	x := newPlain(t)

@@ -258,8 +258,6 @@ func cmdResolve(c *cli.Context) error {
 	case c.Bool("reject"):
 		kind = engine.StatusRejected
 	}
-	var items []engine.Resolution
-	var batchText string
 	batch := c.IsSet("batch")
 	if c.Bool("always") {
 		return cmdResolveAlways(c, e, kind, batch)
@@ -268,40 +266,40 @@ func cmdResolve(c *cli.Context) error {
 		if c.NArg() > 0 || kind != engine.StatusAnswered {
 			return mdstore.Errorf(engine.ErrBadArgs, "--batch takes no other arguments")
 		}
-		b, err := readInput("--batch", c.String("batch"), e.stdin)
+		text, err := readInput("--batch", c.String("batch"), e.stdin)
 		if err != nil {
 			return err
 		}
-		batchText = string(b)
-	} else {
-		if c.NArg() == 1 && kind == engine.StatusAnswered && e.terminal() {
-			return resolveAtTerminal(c, e, c.Args().First())
+		b, err := engine.ReadBatch(string(text))
+		if err != nil {
+			return err
 		}
-		if c.NArg() < 2 {
-			what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
-			return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
-				"an empty answer is never approval; use -- before an answer that starts with '-'")
+		eng, err := e.openFor(b.IDs()...)
+		if err != nil {
+			return err
 		}
-		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
+		res, err := eng.ResolveBatchOf(e.ctx, b, c.String("by"))
+		if err != nil {
+			return err
+		}
+		e.warn(res.Warnings)
+		e.print(res, resolvedText(res))
+		return nil
 	}
-	ids := make([]string, 0, len(items))
-	if batch {
-		rs, _ := engine.ParseBatch(batchText) // a batch that does not parse is reported by the engine
-		items = append(items, rs...)
+	if c.NArg() == 1 && kind == engine.StatusAnswered && e.terminal() {
+		return resolveAtTerminal(c, e, c.Args().First())
 	}
-	for _, it := range items {
-		ids = append(ids, it.QID)
+	if c.NArg() < 2 {
+		what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
+		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
+			"an empty answer is never approval; use -- before an answer that starts with '-'")
 	}
-	eng, err := e.openFor(ids...)
+	item := engine.Resolution{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}
+	eng, err := e.openFor(item.QID)
 	if err != nil {
 		return err
 	}
-	var res *engine.ResolveResult
-	if batch {
-		res, err = eng.ResolveBatch(e.ctx, batchText, c.String("by"))
-	} else {
-		res, err = eng.Resolve(e.ctx, items, c.String("by"))
-	}
+	res, err := eng.Resolve(e.ctx, []engine.Resolution{item}, c.String("by"))
 	if err != nil {
 		return err
 	}

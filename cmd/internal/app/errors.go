@@ -133,24 +133,24 @@ func remedy(r mdstore.Remedy, subject string) string {
 	switch r {
 	case mdstore.RunDoctor:
 		return "run: devrites-engine doctor"
-	case mdstore.RunDoctorFix:
+	case engine.RunDoctorFix:
 		return "run: devrites-engine doctor --fix"
 	case mdstore.RunInit:
 		if subject == "" {
 			subject = "<slug>"
 		}
 		return "run: devrites-engine init " + subject
-	case mdstore.ListQuestions:
+	case engine.ListQuestions:
 		return "list the questions: devrites-engine questions list --status all"
-	case mdstore.ResolveAwaited:
+	case engine.ResolveAwaited:
 		return "answer it: " + subject
-	case mdstore.LiftStop:
+	case engine.LiftStop:
 		return "a person lifts the stop: devrites-engine state resume"
-	case mdstore.UpgradeEngine:
+	case engine.UpgradeEngine:
 		return "upgrade devrites-engine"
-	case mdstore.ShowAFK:
+	case engine.ShowAFK:
 		return "see what it does: devrites-engine afk status"
-	case mdstore.RespondAs:
+	case engine.RespondAs:
 		return "answer as one of them: " + subject + " (or set DEVRITES_ACTOR)"
 	}
 	return ""

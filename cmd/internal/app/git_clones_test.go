@@ -9,7 +9,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// The classes of merge that lost pauses, stops and re-scopes (SPEC §27),
+// The classes of merge that lost pauses, stops and re-scopes (docs/git.md),
 // each replayed on three real clones a, b and c of one origin. "pull" is
 // git pull --no-rebase.
 

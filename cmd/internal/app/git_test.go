@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -31,7 +32,7 @@ type gitLab struct {
 func newGitLab(t *testing.T) *gitLab {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testtool.Missing(t, "git is not installed")
 	}
 	if _, err := exec.LookPath(engineName); err != nil {
 		t.Fatalf("%s is not on PATH: %v", engineName, err)

@@ -22,7 +22,7 @@ var (
 
 // TestClonesRandomWalk: three clones of one workspace raise, answer,
 // reject, stop, resume and merge (git pull --no-rebase or --rebase) in a
-// seeded random order, and after every merge the invariants of SPEC §27
+// seeded random order, and after every merge the invariants of docs/git.md
 // hold: the merge completes (no conflict: the walk makes no real
 // disagreement, as everyone answers a question the same way); every
 // question is there once; every final question has one decision, of its
@@ -239,7 +239,7 @@ func (w *walk) merge(clone string, rebase bool) {
 	w.check(clone)
 }
 
-// check tests the invariants of SPEC §27 in clone.
+// check tests the invariants of docs/git.md in clone.
 func (w *walk) check(clone string) {
 	l := w.l
 	files := map[string]string{}

@@ -18,7 +18,7 @@ import (
 // The CLI line of a question page runs as printed: in a project of two
 // features it names the question's own (--slug), and copied from the page
 // with the answer filled in it records the answer on that question, in its
-// workspace (SPEC §21).
+// workspace (docs/commands.md, A person at a terminal).
 func TestServeCLILineRunsAsPrinted(t *testing.T) {
 	dir := serveProject(t)
 	for _, args := range [][]string{

@@ -21,8 +21,8 @@ func (x *tty) questionsOf(slug string) *mdstore.Questions {
 
 // TestAnswerEveryWorkspace: `answer` walks the open questions of every
 // workspace of the project, the awaited ones first, saying whose each is,
-// and answers each in its own workspace; --slug narrows it to one (SPEC
-// §21).
+// and answers each in its own workspace; --slug narrows it to one
+// (docs/commands.md, A person at a terminal).
 func TestAnswerEveryWorkspace(t *testing.T) {
 	x := newTTY(t)
 	x.run("question", "raise", "--gate", "advisory", "--question", "Log format?", "--option", "JSON", "--answered", "JSON")
@@ -86,7 +86,7 @@ func newPlain(t *testing.T) *tty {
 // TestTerminalIsReal: /dev/null is a character device, not a terminal. With
 // stdin and stdout /dev/null, `state resolve <qid>` without an answer is
 // refused (exit 7) rather than prompting and "cancelling" with exit 0, and
-// `answer` says it needs a terminal; nothing is written (SPEC §21).
+// `answer` says it needs a terminal; nothing is written (docs/commands.md, A person at a terminal).
 func TestTerminalIsReal(t *testing.T) {
 	x := newPlain(t)
 	bin, dir := x.bin, x.dir

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -31,7 +32,7 @@ type tty struct {
 func newTTY(t *testing.T) *tty {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
+		testtool.Missing(t, "tmux is not installed (.ci/run installs it)")
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -197,7 +198,7 @@ func TestAnswerAtTerminal(t *testing.T) {
 // TestResolveAtTerminalCancelled: `state resolve <qid>` with no answer at a
 // terminal prompts; end of input (also after words typed without Enter,
 // which a terminal hands over on the first Ctrl-D) exits 7, "no answer
-// given", and Ctrl-C exits 130 (SPEC §21); neither writes anything.
+// given", and Ctrl-C exits 130 (docs/commands.md, A person at a terminal); neither writes anything.
 func TestResolveAtTerminalCancelled(t *testing.T) {
 	for name, tc := range map[string]struct {
 		keys       []string

@@ -17,7 +17,7 @@ import (
 )
 
 // trustCommands is `trust`: this machine's person vouches for the content
-// of a workspace file that runs a command or approves (SPEC §22).
+// of a workspace file that runs a command or approves (docs/trust.md).
 func trustCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:      "trust",

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// The checks of a resolution, all made before anything is written: its
+// text and qid (cleanItems), then, under the lock, the question it
+// resolves (validate).
+
+// checked is one resolution validated against the files, with what it
+// takes from them, each computed once: the question as its block reads
+// and the values it writes.
+type checked struct {
+	Resolution // its QID as questions.md spells it
+	q          Question
+	want       resolution // resolvedValues of the resolution
+	routed     bool       // a response to a routed question (route.go)
+}
+
+// cleanItems checks what needs no file: each resolution's text (clean and
+// not blank) and qid, and that a batch names each qid once. It returns the
+// good ones, with their text normalised, and the problems of the batch
+// (the lines that did not parse among them); a resolution from the
+// command line returns its problem as err.
+func cleanItems(b *Batch) ([]Resolution, lineErrors, error) {
+	bad := slices.Clone(b.bad)
+	var items []Resolution
+	seen := map[string]int{}
+	for _, it := range b.Items {
+		what := textOf[it.Kind]
+		text, err := cleanText(what, it.Text)
+		if err == nil && blank(text) {
+			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
+				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
+		}
+		if prev, dup := seen[it.QID]; err == nil && dup && it.Line > 0 {
+			err = mdstore.Errorf(ErrBadArgs, "also on line %d", prev)
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: %w", it.where(), err)
+		}
+		if qerr := checkQID(it.QID); qerr != nil {
+			err = qerr
+			if it.Line > 0 {
+				err = fmt.Errorf("batch line %d: %w", it.Line, qerr)
+			}
+		}
+		switch {
+		case err != nil && it.Line == 0:
+			return nil, nil, err
+		case err != nil:
+			bad = append(bad, lineError{it.Line, err})
+			continue
+		}
+		it.Text = text
+		items = append(items, it)
+		seen[it.QID] = it.Line
+	}
+	return items, bad, nil
+}
+
+// validateAll validates items against the files (validate), and a batch's
+// qids as questions.md spells them, each named once; bad are the problems
+// found before the files were read.
+func (e *Engine) validateAll(f *files, items []Resolution, bad lineErrors, by string) ([]checked, error) {
+	bad = slices.Clone(bad)
+	cs := make([]checked, 0, len(items))
+	lineOf := map[string]int{}
+	for _, it := range items {
+		c, err := e.validate(f, it, by)
+		switch {
+		case err != nil && it.Line == 0:
+			return nil, err
+		case err != nil:
+			bad = append(bad, lineError{it.Line, err})
+			continue
+		}
+		if prev, dup := lineOf[c.QID]; dup && it.Line > 0 {
+			bad = append(bad, lineError{it.Line, mdstore.Errorf(ErrBadArgs, "%s: also on line %d (as %s)", it.where(), prev, c.QID)})
+		}
+		lineOf[c.QID] = it.Line
+		cs = append(cs, c)
+	}
+	return cs, bad.err()
+}
+
+// validate checks one resolution by by against the files: the qid heads
+// one block, and the question is open and the resolution valid for it, or
+// the question is already final with this very resolution, which makes
+// the command (or the batch line) an identical re-run; final otherwise, it
+// is a conflict. A routed question takes only its responders' responses
+// (validateResponse). It returns the resolution with what it read.
+func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
+	where := it.where()
+	b, err := e.lookup(f.questions, it.QID)
+	switch {
+	case errors.Is(err, ErrUnknownQID) && it.Line > 0:
+		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(ListQuestions, "")
+	case err != nil && it.Line > 0:
+		return checked{}, fmt.Errorf("batch line %d: %w", it.Line, err)
+	case err != nil:
+		return checked{}, err
+	}
+	c := checked{Resolution: it, q: fromBlock(b, e.Now())}
+	c.QID = b.QID
+	if c.q.routed() && !b.Row() {
+		c.routed = true
+		c.want, err = e.validateResponse(b, c.q, it, by, where)
+		return c, err
+	}
+	c.want, err = e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text, via: it.Via})
+	if c.q.Status != StatusOpen {
+		if err != nil || !sameResolution(b, c.want) {
+			return c, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, c.q.Status, oneLine(b.Value("answer"))),
+				"a final question is not resolved again; raise a new question if the decision changed")
+		}
+		return c, nil // an identical re-run, in a batch as alone
+	}
+	if rec, ok := recordedDecision(f.decisions, b.QID); ok && !b.Row() && rec.sameQuestion(b) {
+		return c, mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.line, rec.status).
+			Hint("nothing was written: a second decision would contradict the first").Fix(RunDoctorFix, "")
+	}
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", where, err)
+	}
+	if b.Row() && !mdstore.FitsCell(c.want.text) {
+		return c, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(c.want.text)),
+			"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
+	}
+	return c, nil
+}
