@@ -327,10 +327,17 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
 	q := fromBlock(b, e.Now()) // b keeps the values it was parsed with
+	signature, kvs, err := e.signAnswer(q, kvs, auto)
+	if err != nil {
+		return Question{}, fmt.Errorf("%s: %w", id, err)
+	}
 	if err := f.questions.Set(id, kvs...); err != nil {
 		return Question{}, err
 	}
 	written := map[string]string{}
+	if signature != "" {
+		written[FieldSignature] = signature
+	}
 	for _, kv := range kvs {
 		written[kv.Key] = kv.Value
 	}
@@ -341,6 +348,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 		return b.Get(k)
 	})
 	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
+	q.SignedBy = written[FieldSignedBy]
 	q.Choice = nil
 	if r.choice != 0 {
 		q.Choice = &r.choice
@@ -352,7 +360,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 func decisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
-var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses"}
+var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses", FieldSignedBy, FieldSignature}
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {

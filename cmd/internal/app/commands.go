@@ -23,6 +23,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, rulesCommands()...)
 	cmds = append(cmds, claimCommands()...)
 	cmds = append(cmds, trustCommands()...)
+	cmds = append(cmds, signCommands()...)
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
 	cmds = append(cmds, mcpCommands()...)
@@ -293,6 +294,9 @@ func cmdResolve(c *cli.Context) error {
 	}
 	eng, err := e.openFor(ids...)
 	if err != nil {
+		return err
+	}
+	if err := e.signingAtTerminal(eng); err != nil {
 		return err
 	}
 	var res *engine.ResolveResult
