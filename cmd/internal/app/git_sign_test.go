@@ -14,14 +14,17 @@ import (
 // rule for blocking questions, committed; alice's key in the lab's own
 // HOME, listed in this machine's allowed_signers.
 
-// needOpenSSH finds ssh-keygen; under CI a missing one fails the test.
-func needOpenSSH(t *testing.T) {
+// needOpenSSH finds ssh-keygen, or tool; under CI a missing one fails the
+// test, elsewhere it skips it, saying what to install.
+func needOpenSSH(t *testing.T, tools ...string) {
 	t.Helper()
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ssh-keygen is missing: install openssh-client")
+	for _, tool := range append([]string{"ssh-keygen"}, tools...) {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is missing: install openssh-client", tool)
+			}
+			t.Skipf("%s is missing: install openssh-client to run this test", tool)
 		}
-		t.Skip("ssh-keygen is missing: install openssh-client to run this test")
 	}
 }
 
