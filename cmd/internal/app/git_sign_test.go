@@ -98,6 +98,7 @@ func TestClonesForgedAnswerKeepsPause(t *testing.T) {
 	// alice reads it and signs it herself: the agent goes on.
 	l.run("a", engineName, "sign", "q-2026-11-29-002")
 	l.checkExits("a", 0)
+	l.doctorClean("a")
 }
 
 func decisionField(t *testing.T, dec, title, key string) string {
@@ -133,6 +134,8 @@ func TestClonesSignedDecisionSurvivesRenumbering(t *testing.T) {
 		t.Fatalf("the renumbered decision lost its signature: %q", sig)
 	}
 	l.checkExits("b", 0)
+	l.doctorClean("b")
 	l.run("a", "git", "pull", "-q", "--no-edit")
 	l.checkExits("a", 0)
+	l.doctorClean("a")
 }
