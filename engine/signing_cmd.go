@@ -73,3 +73,13 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 		return &SignResult{Question: q.detached(), Statement: st, SignedBy: signed.String()}, nil
 	})
 }
+
+// StoredSignature is the armored signature decisions.md holds for the
+// final question q's resolution, "" when there is none.
+func (e *Engine) StoredSignature(q Question) (string, error) {
+	b, _, err := e.readUnlocked(mdstore.DecisionsFile)
+	if err != nil {
+		return "", err
+	}
+	return decisionValue(b, q.QID, q.Status, FieldSignature), nil
+}

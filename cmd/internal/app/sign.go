@@ -23,7 +23,11 @@ func signCommands() []*cli.Command {
 		Name:      "sign",
 		Usage:     "show what a question's resolution says and sign it with your SSH key (signing_key in this machine's config.yaml)",
 		ArgsUsage: "<qid>",
-		Action:    cmdSign,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "statement", Usage: "print the exact statement a signature covers, and sign nothing (for ssh-keygen -Y verify)"},
+			&cli.BoolFlag{Name: "signature", Usage: "print the stored signature, and sign nothing"},
+		},
+		Action: cmdSign,
 	}}
 }
 
@@ -79,6 +83,9 @@ func cmdSign(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("statement") || c.Bool("signature") {
+		return printSigned(c, e, eng, id)
+	}
 	key, err := signingKey()
 	if err != nil {
 		return err
@@ -128,4 +135,37 @@ func quoteLines(s string) string {
 		return s
 	}
 	return "\n  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// printSigned prints, byte for byte, the statement of a final question or
+// its stored signature: what `ssh-keygen -Y verify` reads to check a
+// decision without the engine (docs/signing.md).
+func printSigned(c *cli.Context, e *env, eng *engine.Engine, id string) error {
+	if c.Bool("statement") && c.Bool("signature") {
+		return mdstore.Errorf(errUsage, "--statement and --signature exclude each other")
+	}
+	q, st, err := eng.ToSign(id)
+	if err != nil {
+		return err
+	}
+	if c.Bool("statement") {
+		msg, err := st.Bytes()
+		if err != nil {
+			return mdstore.Errorf(engine.ErrBadArgs, "%v", err)
+		}
+		_, err = e.stdout.Write(msg)
+		return err
+	}
+	sig, err := eng.StoredSignature(q)
+	if err != nil {
+		return err
+	}
+	if sig == "" {
+		return mdstore.Errorf(engine.ErrBadArgs, "%s is not signed", q.QID).Hint("sign it: devrites-engine sign " + q.QID)
+	}
+	if !strings.HasSuffix(sig, "\n") {
+		sig += "\n"
+	}
+	_, err = fmt.Fprint(e.stdout, sig)
+	return err
 }
