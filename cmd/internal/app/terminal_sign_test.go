@@ -71,25 +71,40 @@ func signingTTY(t *testing.T) *tty {
 	return x
 }
 
-// TestResolveAtTerminalSigns: a person answering at a terminal signs the
-// resolution through ssh-agent as it is recorded, and the agent goes on.
+// TestResolveAtTerminalSigns: a person resolving at a terminal (state
+// resolve prompting, state resolve with the answer given, answer) signs
+// the resolution through ssh-agent as it is recorded, and the agent goes
+// on.
 func TestResolveAtTerminalSigns(t *testing.T) {
-	x := signingTTY(t)
-	x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers", "--option", "Half up")
-	x.start("state", "resolve", "--by", "alice", "q-2026-11-29-001")
-	x.waitFor("answer>", 1)
-	x.keys("2", "Enter")
-	s := x.waitFor("EXIT=", 1)
-	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "q-2026-11-29-001 answered (option 2): Half up") {
-		t.Fatalf("want the answer recorded:\n%s", s)
-	}
-	files := x.files()
-	if !bytes.Contains(files["questions.md"], []byte("\nsigned_by: alice SHA256:")) ||
-		!bytes.Contains(files["decisions.md"], []byte("    -----BEGIN SSH SIGNATURE-----\n")) {
-		t.Fatalf("want signed_by and the signature:\n%s\n%s", files["questions.md"], files["decisions.md"])
-	}
-	if out := x.run("state", "check"); !strings.HasPrefix(out, "proceed: ") {
-		t.Fatalf("state check: %s, want proceed", out)
+	for name, tc := range map[string]struct {
+		args []string
+		keys []string
+	}{
+		"resolve prompting": {[]string{"state", "resolve", "--by", "alice", "q-2026-11-29-001"}, []string{"2", "Enter"}},
+		"resolve":           {[]string{"state", "resolve", "--by", "alice", "q-2026-11-29-001", "2"}, nil},
+		"answer":            {[]string{"answer", "--by", "alice"}, []string{"2", "Enter"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			x := signingTTY(t)
+			x.run("question", "raise", "--gate", "blocking", "--question", "Which rounding?", "--option", "Bankers", "--option", "Half up")
+			x.start(tc.args...)
+			if tc.keys != nil {
+				x.waitFor("answer>", 1)
+				x.keys(tc.keys...)
+			}
+			s := x.waitFor("EXIT=", 1)
+			if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "q-2026-11-29-001 answered (option 2): Half up") {
+				t.Fatalf("want the answer recorded:\n%s", s)
+			}
+			files := x.files()
+			if !bytes.Contains(files["questions.md"], []byte("\nsigned_by: alice SHA256:")) ||
+				!bytes.Contains(files["decisions.md"], []byte("    -----BEGIN SSH SIGNATURE-----\n")) {
+				t.Fatalf("want signed_by and the signature:\n%s\n%s", files["questions.md"], files["decisions.md"])
+			}
+			if out := x.run("state", "check"); !strings.HasPrefix(out, "proceed: ") {
+				t.Fatalf("state check: %s, want proceed", out)
+			}
+		})
 	}
 }
 
