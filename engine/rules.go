@@ -289,6 +289,9 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 	if rule.Gate != "" && !validGate(rule.Gate) {
 		bad(item.Line, "%s: gate %q is not one of %s", orUnnamed(rule.ID), rule.Gate, strings.Join(gates, ", "))
 	}
+	if rule.Gate != "" && slices.Contains(ruleActions, rule.Action) && !byGate(rule.Action) {
+		bad(item.Line, "%s: %s rules select by breakpoint or tag, not gate", orUnnamed(rule.ID), rule.Action)
+	}
 	if !slices.Contains(ruleActions, rule.Action) {
 		bad(item.Line, "%s: action %q is not %s", orUnnamed(rule.ID), rule.Action, actionList())
 	}

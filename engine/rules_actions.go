@@ -45,3 +45,8 @@ func (r *Rules) matchQuestion(action string, q Question) *Rule {
 	}
 	return nil
 }
+
+// byGate reports whether a rule of action may select by gate: the policy
+// (always-approve, never-auto) matches breakpoints and tags only, so a gate
+// selector there would be a rule that never applies.
+func byGate(action string) bool { return action == RequireSignature }

@@ -178,6 +178,9 @@ func (q *RuleRequest) check() error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use " + actionList())
 	}
+	if q.Gate != "" && !byGate(q.Action) {
+		return mdstore.Errorf(ErrBadArgs, "--gate selects only for require-signature rules").Hint(q.Action + " rules select by --breakpoint or --tag")
+	}
 	// The policy's own hard stops say which tags always pause (rules 3, 4).
 	if q.Action == AlwaysApprove && q.Tag != "" && hardStop(AFK{}, Gatekeeping{Tags: []string{q.Tag}}) != nil {
 		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", normTag(q.Tag))

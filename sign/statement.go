@@ -20,13 +20,13 @@ const StatementVersion = "devrites-decision/v1"
 // Statement is what a signature says: that a person resolved the question
 // with this fingerprint in this workspace, this way.
 type Statement struct {
-	Slug        string // the workspace slug
-	Fingerprint string // the question's fingerprint (docs/formats.md), 64 hex
-	Verdict     string // answered, rejected or dropped
-	Choice      int    // the option picked, 0 for none
-	Text        string // the exact answer or reason, as stored
-	AnsweredBy  string
-	AnsweredAt  string
+	Slug        string `json:"slug"`
+	Fingerprint string `json:"fingerprint"` // the question's fingerprint (docs/formats.md), 64 hex
+	Verdict     string `json:"verdict"`     // answered, rejected or dropped
+	Choice      int    `json:"choice"`      // the option picked, 0 for none
+	Text        string `json:"answer"`      // the exact answer or reason, as stored
+	AnsweredBy  string `json:"answered_by"`
+	AnsweredAt  string `json:"answered_at"`
 }
 
 // Verdicts a statement may carry.
