@@ -265,7 +265,7 @@ func (e *Engine) signStatement(signer Signer, st sign.Statement) (sign.Signed, s
 	signed, err := verifyStatement(st, sig, allowed)
 	if err != nil {
 		return sign.Signed{}, "", mdstore.WithHint(fmt.Errorf("%w: the signature would not count: %v", ErrSignature, err),
-			"add the key to allowed_signers for "+st.AnsweredBy+" (docs/signing.md)")
+			"the resolution names "+st.AnsweredBy+" as answered_by: answer with --by and a name the allowed signers list for your key, or list the key for "+st.AnsweredBy+" (docs/signing.md)")
 	}
 	return signed, sig, nil
 }
