@@ -164,25 +164,28 @@ func unsignedText(q Question) string {
 	return fmt.Sprintf("%s %s, not yet signed: sign it with devrites-engine sign %s", q.QID, q.Status, q.QID)
 }
 
+// holds checks final questions for the signature a rule requires. It
+// reads decisions.md and the allowed signers once, when a question first
+// needs them.
+type holds struct {
+	e         *Engine
+	decisions []byte
+	allowed   sign.Allowed
+	read      bool
+}
+
 // held marks q.Unsigned when q is final, a require-signature rule selects
 // it and no signature of it counts; it reports whether q holds the agent.
-// decisions is read when nil and needed.
-func (e *Engine) held(q *Question, decisions *[]byte, allowed **sign.Allowed) bool {
-	if q.Status == StatusOpen || e.RequiresSignature(*q) == nil {
+func (h *holds) held(q *Question) bool {
+	if q.Status == StatusOpen || h.e.RequiresSignature(*q) == nil {
 		return false
 	}
-	if *decisions == nil {
-		b, _, err := e.readUnlocked(mdstore.DecisionsFile)
-		if err != nil || b == nil {
-			b = []byte{}
-		}
-		*decisions = b
+	if !h.read {
+		h.read = true
+		h.decisions, _, _ = h.e.readUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
+		h.allowed, _ = h.e.AllowedSigners()
 	}
-	if *allowed == nil {
-		a, _ := e.AllowedSigners()
-		*allowed = &a
-	}
-	if _, err := e.verifyDecision(*q, *decisions, **allowed); err != nil {
+	if _, err := h.e.verifyDecision(*q, h.decisions, h.allowed); err != nil {
 		q.Unsigned = err.Error()
 		return true
 	}
@@ -195,11 +198,10 @@ func (e *Engine) unsigned(f *files) []Question {
 	if !e.Rules.requires() {
 		return nil
 	}
-	var decisions []byte
-	var allowed *sign.Allowed
+	h := &holds{e: e}
 	var out []Question
 	for q := range e.questions(f.questions, "all") {
-		if e.held(&q, &decisions, &allowed) {
+		if h.held(&q) {
 			out = append(out, q.detached())
 		}
 	}
@@ -288,11 +290,7 @@ func (e *Engine) holdUnsigned(f *files, r *CheckResult) {
 
 // heldOne is held for one question (Wait): a final question that still
 // holds the agent is waited on until it is signed.
-func (e *Engine) heldOne(q *Question) bool {
-	var decisions []byte
-	var allowed *sign.Allowed
-	return e.held(q, &decisions, &allowed)
-}
+func (e *Engine) heldOne(q *Question) bool { return (&holds{e: e}).held(q) }
 
 // UnsignedText is what a command says of a question that holds the agent
 // for its signature.
