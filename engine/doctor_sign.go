@@ -20,6 +20,7 @@ import (
 // checkSignatures checks every final question's signature.
 func (d *doctor) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
+	var sigs map[string]string // by entry title, read once
 	for _, b := range w.questions.Blocks() {
 		if b.Row() {
 			continue
@@ -29,7 +30,15 @@ func (d *doctor) checkSignatures(w *wsFiles) {
 			continue
 		}
 		required := d.e.RequiresSignature(q) != nil
-		sig := decisionValue(w.decisions, q.QID, q.Status, FieldSignature)
+		if sigs == nil {
+			sigs = map[string]string{}
+			for _, e := range d.ledgerOf(w.decisions) {
+				if v := e.Value(FieldSignature); v != "" {
+					sigs[e.QID] = v
+				}
+			}
+		}
+		sig := sigs[decisionHeading(q.QID, q.Status)]
 		if sig == "" && q.SignedBy == "" && !required {
 			continue
 		}

@@ -123,17 +123,6 @@ func (e *Engine) RequiresSignature(q Question) *Rule {
 	return e.Rules.matchQuestion(RequireSignature, q)
 }
 
-// verifyDecision checks the signature decisions.md holds for the final
-// question q against allowed. It returns who signed, or why it does not
-// count: "no signature", or the verification's error.
-func (e *Engine) verifyDecision(q Question, decisions []byte, allowed sign.Allowed) (sign.Signed, error) {
-	sig := decisionValue(decisions, q.QID, q.Status, FieldSignature)
-	if strings.TrimSpace(sig) == "" {
-		return sign.Signed{}, fmt.Errorf("%w: no signature", ErrSignature)
-	}
-	return verifyStatement(StatementOf(e.WS.Slug, q), sig, allowed)
-}
-
 func verifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.Signed, error) {
 	msg, err := st.Bytes()
 	if err != nil {
@@ -168,10 +157,10 @@ func unsignedText(q Question) string {
 // reads decisions.md and the allowed signers once, when a question first
 // needs them.
 type holds struct {
-	e         *Engine
-	decisions []byte
-	allowed   sign.Allowed
-	read      bool
+	e       *Engine
+	sigs    map[string]string // decisions.md's signatures by entry title
+	allowed sign.Allowed
+	read    bool
 }
 
 // held marks q.Unsigned when q is final, a require-signature rule selects
@@ -181,11 +170,23 @@ func (h *holds) held(q *Question) bool {
 		return false
 	}
 	if !h.read {
+		// One pass over decisions.md, not one per question.
 		h.read = true
-		h.decisions, _, _ = h.e.readUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
+		decisions, _, _ := h.e.readUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
+		h.sigs = map[string]string{}
+		for _, b := range mdstore.DecisionBlocks(decisions) {
+			if sig := b.Value(FieldSignature); sig != "" {
+				h.sigs[strings.Clone(b.QID)] = strings.Clone(sig)
+			}
+		}
 		h.allowed, _ = h.e.AllowedSigners()
 	}
-	if _, err := h.e.verifyDecision(*q, h.decisions, h.allowed); err != nil {
+	sig := h.sigs[decisionHeading(q.QID, q.Status)]
+	if strings.TrimSpace(sig) == "" {
+		q.Unsigned = fmt.Errorf("%w: no signature", ErrSignature).Error()
+		return true
+	}
+	if _, err := verifyStatement(StatementOf(h.e.WS.Slug, *q), sig, h.allowed); err != nil {
 		q.Unsigned = err.Error()
 		return true
 	}
@@ -280,10 +281,12 @@ func (e *Engine) holdUnsigned(f *files, r *CheckResult) {
 		return
 	}
 	if r.Proceed {
+		// One command a person can run; the rest are in Unsigned (JSON)
+		// and doctor's report.
 		r.Proceed = false
 		r.Reason = unsignedText(r.Unsigned[0])
-		for _, q := range r.Unsigned[1:] {
-			r.Reason += "; " + unsignedText(q)
+		if n := len(r.Unsigned) - 1; n > 0 {
+			r.Reason += fmt.Sprintf("; %d more resolution(s) not yet signed (devrites-engine doctor lists them)", n)
 		}
 	}
 }
