@@ -13,6 +13,7 @@ import (
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/sign"
+	"github.com/devrites/devrites-engine/trust"
 )
 
 // Signed decisions (docs/signing.md). A final resolution may carry an SSH
@@ -81,29 +82,17 @@ func StatementOf(slug string, q Question) sign.Statement {
 // AllowedSigners are the signers a decision's signature is checked
 // against: .devrites/allowed_signers while this machine trusts its content
 // (a branch that adds a key to it adds nobody until a person here trusts
-// it), then this machine's own file. warnings say what was left out.
+// it: Untrusted says so), then this machine's own file. warnings say what
+// else was left out: a file that cannot be read, lines that grant nothing.
 func (e *Engine) AllowedSigners() (sign.Allowed, []string) {
 	var a sign.Allowed
+	data, path, _, warning := e.projectSigners()
 	var warnings []string
-	if e.WS.Devrites != "" {
-		path := filepath.Join(e.WS.Devrites, AllowedSignersFile)
-		fi, err := os.Lstat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			warnings = append(warnings, fmt.Sprintf("%s: %v: its signers are not used", path, err))
-		case !fi.Mode().IsRegular():
-			warnings = append(warnings, path+" is not a regular file: its signers are not used")
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s: %v: its signers are not used", path, err))
-			} else if why := untrustedWhy(path, data); why != "" {
-				warnings = append(warnings, trustWarning(path, why, "its signers are not used to verify decisions"))
-			} else {
-				a.Add(sign.ParseAllowed(path, data))
-			}
-		}
+	if warning != "" {
+		warnings = append(warnings, warning)
+	}
+	if data != nil {
+		a.Add(sign.ParseAllowed(path, data))
 	}
 	if path, err := machine.AllowedSigners(); err == nil {
 		if data, err := os.ReadFile(path); err == nil {
@@ -116,6 +105,35 @@ func (e *Engine) AllowedSigners() (sign.Allowed, []string) {
 		warnings = append(warnings, p.String())
 	}
 	return a, warnings
+}
+
+// signersEffect is what an untrusted .devrites/allowed_signers does not do.
+const signersEffect = "its signers are not used to verify decisions"
+
+// projectSigners reads .devrites/allowed_signers: its content when it
+// counts here, else why not (untrusted, or a warning: not a regular file,
+// unreadable). Without the file, all are empty.
+func (e *Engine) projectSigners() (data []byte, path string, untrusted *UntrustedFile, warning string) {
+	if e.WS.Devrites == "" {
+		return nil, "", nil, ""
+	}
+	path = filepath.Join(e.WS.Devrites, AllowedSignersFile)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, path, nil, ""
+	case err == nil && !fi.Mode().IsRegular():
+		return nil, path, nil, path + " is not a regular file: its signers are not used"
+	case err == nil:
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, path, nil, fmt.Sprintf("%s: %v: its signers are not used", path, err)
+	}
+	if why := untrustedWhy(path, data); why != "" {
+		return nil, path, &UntrustedFile{path, why, signersEffect, trust.Command(path)}, ""
+	}
+	return data, path, nil, ""
 }
 
 // RequiresSignature is the require-signature rule that selects q, or nil.
@@ -268,7 +286,7 @@ func (e *Engine) signStatement(signer Signer, st sign.Statement) (sign.Signed, s
 	signed, err := verifyStatement(st, sig, allowed)
 	if err != nil {
 		return sign.Signed{}, "", mdstore.WithHint(fmt.Errorf("%w: the signature would not count: %v", ErrSignature, err),
-			"the resolution names "+st.AnsweredBy+" as answered_by: answer with --by and a name the allowed signers list for your key, or list the key for "+st.AnsweredBy+" (docs/signing.md)")
+			"list this key for "+st.AnsweredBy+" (the resolution's answered_by) in .devrites/allowed_signers or this machine's allowed_signers (docs/signing.md); when answering, --by gives the name the answer is recorded under")
 	}
 	return signed, sig, nil
 }

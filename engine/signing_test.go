@@ -51,8 +51,9 @@ func TestAllowedSignersTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, warnings := e.AllowedSigners()
-	if len(a.Signers) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "its signers are not used to verify decisions") {
-		t.Fatalf("untrusted: got %d signers, warnings %q, want none and the trust warning", len(a.Signers), warnings)
+	u := e.Untrusted()
+	if len(a.Signers) != 0 || len(warnings) != 0 || len(u) != 1 || u[0].Path != path || !strings.Contains(u[0].Warning(), "its signers are not used to verify decisions") {
+		t.Fatalf("untrusted: got %d signers, warnings %q, untrusted %+v, want none and the file untrusted", len(a.Signers), warnings, u)
 	}
 	s, err := trust.Open()
 	if err != nil {
@@ -61,7 +62,7 @@ func TestAllowedSignersTrust(t *testing.T) {
 	if _, err := s.Add(path, []byte(line)); err != nil {
 		t.Fatal(err)
 	}
-	if a, warnings = e.AllowedSigners(); len(a.Signers) != 1 || len(warnings) != 0 {
+	if a, warnings = e.AllowedSigners(); len(a.Signers) != 1 || len(warnings) != 0 || len(e.Untrusted()) != 0 {
 		t.Fatalf("trusted: got %d signers, warnings %q, want alice's line", len(a.Signers), warnings)
 	}
 	// Changed after it was trusted (a merged branch adds mallory): none.
