@@ -14,6 +14,10 @@
 //     completes the state.md and decisions.md writes a crash left undone.
 //   - The notify hook fires after the lock is released and never changes
 //     the outcome.
+//   - A final question a require-signature rule selects holds the agent
+//     (Check, Wait) until its decision carries a signature that counts
+//     (signing.go, docs/signing.md); only a person's key makes one, and
+//     AFK, rules and expiry never sign.
 //
 // Decisions where the specification is silent:
 //   - An option is "title — rationale". Picking an option by number records

@@ -323,6 +323,7 @@ func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	followed := d.checkIdentity(w)
 	d.checkDrift(followed)
 	d.checkDecisions(followed)
+	d.checkSignatures(w)
 	d.checkTemps(locked)
 	d.checkRecovery()
 	d.checkTasks()

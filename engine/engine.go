@@ -35,6 +35,8 @@ type Engine struct {
 	// file's notify keys (LoadHook).
 	Hook  AFK
 	Rules Rules // .devrites/rules.yaml
+	// signer signs a person's resolutions (SetSigner, signing.go).
+	signer Signer
 	// answerKey is the project's key of answer links (.devrites/serve.key),
 	// read (or created) at the first event that needs it, once.
 	answerKey func() (caplink.Key, error)

@@ -150,6 +150,11 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 	if r := g.Rules.match(NeverAuto, g.Breakpoint, g.Tags); r != nil {
 		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
+	// An auto-pick is never signed, so it would hold the agent for good
+	// (docs/signing.md): a person answers, and signs.
+	if r := g.Rules.matchQuestion(RequireSignature, Question{Gate: g.Gate, Breakpoint: g.Breakpoint, Tags: g.Tags}); r != nil {
+		return &Decision{Paused, 3, "require-signature", fmt.Sprintf("%s has require-signature rule %s%s: a person answers and signs", r.Selector(), r.ID, createdBy(*r)), ""}
+	}
 	for _, t := range g.Tags {
 		if t = normTag(t); t == "scope" || t == "acceptance" {
 			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t), ""}

@@ -87,6 +87,11 @@ type Question struct {
 	AlwaysApprove    string     `json:"always_approve,omitempty"` // "no": raised without the always-approve offer
 	Overdue          bool       `json:"overdue"`
 	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list and show)
+	// SignedBy is who signed the resolution ("principal SHA256:…");
+	// Unsigned says why a question a require-signature rule selects still
+	// holds the agent (signing.go).
+	SignedBy string `json:"signed_by,omitempty"`
+	Unsigned string `json:"unsigned,omitempty"`
 
 	Line int `json:"-"` // line of the heading in questions.md
 
@@ -167,6 +172,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			q.RaisedAt = v
 		case "answeredat":
 			q.AnsweredAt = v
+		case "signedby":
+			q.SignedBy = v
 		case "answer":
 			q.Answer = &v
 		case "choice":
@@ -230,7 +237,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 func (q Question) detached() Question {
 	for _, s := range []*string{&q.QID, &q.Status, &q.Slice, &q.Gate, &q.Question, &q.Proposed, &q.SLA,
 		&q.RaisedAt, &q.AnsweredAt, &q.AnsweredBy, &q.AnsweredVia, &q.Auto, &q.Breakpoint, &q.Strategy,
-		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove} {
+		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove, &q.SignedBy, &q.Unsigned} {
 		*s = strings.Clone(*s)
 	}
 	for _, l := range []*[]string{&q.Options, &q.Tags, &q.Route, &q.WaitingFor, &q.EscalatedTo} {

@@ -216,6 +216,9 @@ type CheckResult struct {
 	// while another question held the pause: the agent re-scopes them when
 	// it next continues.
 	RescopePending []string `json:"rescope_pending,omitempty"`
+	// Unsigned are final questions a require-signature rule selects with
+	// no signature that counts: each holds the agent (signing.go).
+	Unsigned []Question `json:"unsigned,omitempty"`
 }
 
 // Check says whether the agent may proceed: not while state.md is awaiting a
@@ -264,6 +267,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
 		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
 	}
+	e.holdUnsigned(f, r)
 	if seal && r.Proceed {
 		r.Open = slices.AppendSeq(r.Open, e.questions(f.questions, StatusOpen))
 		if len(r.Open) > 0 {

@@ -295,7 +295,14 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 	if auto != "" {
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
+	signature, kvs, err := e.signAnswer(q, kvs, auto)
+	if err != nil {
+		return Question{}, fmt.Errorf("%s: %w", b.QID, err)
+	}
 	written := map[string]string{}
+	if signature != "" {
+		written[FieldSignature] = signature
+	}
 	for _, kv := range kvs {
 		written[kv.Key] = kv.Value
 	}
@@ -310,6 +317,7 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 	}
 	f.decisions = decisions(f.decisions)
 	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
+	q.SignedBy = written[FieldSignedBy]
 	q.Choice = nil
 	if r.choice != 0 {
 		q.Choice = &r.choice
@@ -321,7 +329,7 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 func decisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
-var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses"}
+var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses", FieldSignedBy, FieldSignature}
 
 // appendDecision appends the decision record of a resolved block.
 func (e *Engine) appendDecision(f *files, b *mdstore.Block) {

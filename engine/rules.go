@@ -49,6 +49,9 @@ const (
 const (
 	AlwaysApprove = "always-approve"
 	NeverAuto     = "never-auto"
+	// RequireSignature holds the agent until the resolution carries a
+	// valid signature of an allowed signer (signing.go, docs/signing.md).
+	RequireSignature = "require-signature"
 )
 
 // Rule is one approval rule.
@@ -56,6 +59,7 @@ type Rule struct {
 	ID         string `json:"id" yaml:"id"`
 	Breakpoint string `json:"breakpoint,omitempty" yaml:"breakpoint,omitempty"`
 	Tag        string `json:"tag,omitempty" yaml:"tag,omitempty"`
+	Gate       string `json:"gate,omitempty" yaml:"gate,omitempty"`
 	Action     string `json:"action" yaml:"action"`
 	CreatedBy  string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
 	CreatedAt  string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
@@ -63,16 +67,20 @@ type Rule struct {
 	Line       int    `json:"line,omitempty" yaml:"-"` // in rules.yaml
 }
 
-// Selector is "breakpoint X" or "tag Y".
+// Selector is "breakpoint X", "tag Y" or "gate Z".
 func (r Rule) Selector() string {
 	if r.Breakpoint != "" {
 		return "breakpoint " + r.Breakpoint
+	}
+	if r.Gate != "" {
+		return "gate " + r.Gate
 	}
 	return "tag " + r.Tag
 }
 
 func (r Rule) sameSelector(o Rule) bool {
-	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && normTag(r.Tag) == normTag(o.Tag)
+	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && normTag(r.Tag) == normTag(o.Tag) ||
+		r.Gate != "" && r.Gate == o.Gate
 }
 
 // RuleProblem is a line of rules.yaml that makes it fail, or (Ignored) a key
@@ -153,7 +161,7 @@ func LoadRules(devrites string) Rules {
 var ruleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // ruleKeys are the keys a rule may have.
-var ruleKeys = []string{"id", "breakpoint", "tag", "action", "created_by", "created_at", "note"}
+var ruleKeys = []string{"id", "breakpoint", "tag", "gate", "action", "created_by", "created_at", "note"}
 
 // parse reads r.data into List, Problems and Ignored. Every bad rule is
 // reported, not only the first; a YAML syntax error stops the parser.
@@ -257,6 +265,8 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 			rule.Breakpoint = val
 		case "tag":
 			rule.Tag = val
+		case "gate":
+			rule.Gate = val
 		case "action":
 			rule.Action = val
 		case "created_by":
@@ -273,11 +283,17 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 	case !ruleID().MatchString(rule.ID):
 		bad(item.Line, "id %q: want letters, digits, '.', '_' and '-'", rule.ID)
 	}
-	if (rule.Breakpoint == "") == (rule.Tag == "") {
-		bad(item.Line, "%s: want exactly one of breakpoint and tag", orUnnamed(rule.ID))
+	if selectors(rule.Breakpoint, rule.Tag, rule.Gate) != 1 {
+		bad(item.Line, "%s: want exactly one of breakpoint, tag and gate", orUnnamed(rule.ID))
 	}
-	if rule.Action != AlwaysApprove && rule.Action != NeverAuto {
-		bad(item.Line, "%s: action %q is not always-approve or never-auto", orUnnamed(rule.ID), rule.Action)
+	if rule.Gate != "" && !validGate(rule.Gate) {
+		bad(item.Line, "%s: gate %q is not one of %s", orUnnamed(rule.ID), rule.Gate, strings.Join(gates, ", "))
+	}
+	if rule.Gate != "" && slices.Contains(ruleActions, rule.Action) && !byGate(rule.Action) {
+		bad(item.Line, "%s: %s rules select by breakpoint or tag, not gate", orUnnamed(rule.ID), rule.Action)
+	}
+	if !slices.Contains(ruleActions, rule.Action) {
+		bad(item.Line, "%s: action %q is not %s", orUnnamed(rule.ID), rule.Action, actionList())
 	}
 	return rule, probs
 }

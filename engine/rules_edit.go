@@ -117,7 +117,11 @@ func (r *Rules) removeRule(i int) {
 // so that rules added on two branches do not collide.
 func newRuleID(rule Rule, taken func(string) bool) string {
 	for n := 0; ; n++ {
-		sum := sha256.Sum256([]byte(strings.Join([]string{rule.Breakpoint, rule.Tag, rule.Action, rule.CreatedBy, rule.CreatedAt, rule.Note, strconv.Itoa(n)}, "\x00")))
+		parts := []string{rule.Breakpoint, rule.Tag, rule.Action, rule.CreatedBy, rule.CreatedAt, rule.Note, strconv.Itoa(n)}
+		if rule.Gate != "" {
+			parts = append(parts, rule.Gate)
+		}
+		sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 		if id := "r-" + hex.EncodeToString(sum[:4]); !taken(id) {
 			return id
 		}
@@ -128,6 +132,7 @@ func newRuleID(rule Rule, taken func(string) bool) string {
 type RuleRequest struct {
 	Breakpoint string
 	Tag        string
+	Gate       string
 	Action     string
 	Note       string
 	By         string
@@ -147,7 +152,7 @@ func (q *RuleRequest) check() error {
 	for _, t := range []struct {
 		name string
 		v    *string
-	}{{"--breakpoint", &q.Breakpoint}, {"--tag", &q.Tag}, {"--note", &q.Note}, {"--by", &q.By}, {"--action", &q.Action}} {
+	}{{"--breakpoint", &q.Breakpoint}, {"--tag", &q.Tag}, {"--gate", &q.Gate}, {"--note", &q.Note}, {"--by", &q.By}, {"--action", &q.Action}} {
 		v, err := cleanText(t.name, *t.v)
 		if err != nil {
 			return err
@@ -157,18 +162,24 @@ func (q *RuleRequest) check() error {
 		}
 		*t.v = strings.TrimSpace(v)
 	}
-	if (q.Breakpoint == "") == (q.Tag == "") {
-		return mdstore.Errorf(ErrBadArgs, "give one of --breakpoint and --tag").Hint("a rule covers one breakpoint id, or every question with one tag")
+	if selectors(q.Breakpoint, q.Tag, q.Gate) != 1 {
+		return mdstore.Errorf(ErrBadArgs, "give one of --breakpoint, --tag and --gate").Hint("a rule covers one breakpoint id, every question with one tag, or every question of one gate")
+	}
+	if q.Gate != "" && !validGate(q.Gate) {
+		return mdstore.Errorf(ErrBadArgs, "--gate %q is not one of %s", q.Gate, strings.Join(gates, ", "))
 	}
 	if strings.Contains(q.Tag, ",") {
 		return mdstore.Errorf(ErrBadArgs, "tag %q has a comma", q.Tag)
 	}
-	switch q.Action {
-	case AlwaysApprove, NeverAuto:
-	case "":
-		return mdstore.Errorf(ErrBadArgs, "--action is required").Hint("use always-approve or never-auto")
+	switch {
+	case slices.Contains(ruleActions, q.Action):
+	case q.Action == "":
+		return mdstore.Errorf(ErrBadArgs, "--action is required").Hint("use " + actionList())
 	default:
-		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use always-approve or never-auto")
+		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use " + actionList())
+	}
+	if q.Gate != "" && !byGate(q.Action) {
+		return mdstore.Errorf(ErrBadArgs, "--gate selects only for require-signature rules").Hint(q.Action + " rules select by --breakpoint or --tag")
 	}
 	// The policy's own hard stops say which tags always pause (rules 3, 4).
 	if q.Action == AlwaysApprove && q.Tag != "" && hardStop(AFK{}, Gatekeeping{Tags: []string{q.Tag}}) != nil {
@@ -184,13 +195,16 @@ func (q *RuleRequest) check() error {
 // there. A rule with the other action for the same breakpoint or tag is a
 // conflict: a person removes it first.
 func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
-	rule := Rule{Breakpoint: q.Breakpoint, Tag: q.Tag, Action: q.Action, CreatedBy: q.By, CreatedAt: now, Note: q.Note}
+	rule := Rule{Breakpoint: q.Breakpoint, Tag: q.Tag, Gate: q.Gate, Action: q.Action, CreatedBy: q.By, CreatedAt: now, Note: q.Note}
 	for _, old := range r.List {
 		if !old.sameSelector(rule) {
 			continue
 		}
 		if old.Action == rule.Action {
 			return &RuleChange{Rule: old}, nil
+		}
+		if !opposed(old.Action, rule.Action) {
+			continue
 		}
 		return nil, mdstore.Errorf(ErrConflict, "%s already has %s rule %s (%s:%d)", rule.Selector(), old.Action, old.ID, r.Path, old.Line)
 	}

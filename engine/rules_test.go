@@ -47,9 +47,9 @@ func TestRulesProblems(t *testing.T) {
 		{"scalar item", "- r-1\n", 1, "want a rule"},
 		{"no id", "- breakpoint: a\n  action: never-auto\n", 1, "a rule without an id"},
 		{"bad id", "- id: 'r 1'\n  breakpoint: a\n  action: never-auto\n", 1, `id "r 1"`},
-		{"both", "- id: r\n  breakpoint: a\n  tag: b\n  action: never-auto\n", 1, "want exactly one of breakpoint and tag"},
-		{"neither", "- id: r\n  action: never-auto\n", 1, "want exactly one of breakpoint and tag"},
-		{"action", "- id: r\n  tag: b\n  action: approve\n", 1, `action "approve" is not always-approve or never-auto`},
+		{"both", "- id: r\n  breakpoint: a\n  tag: b\n  action: never-auto\n", 1, "want exactly one of breakpoint, tag and gate"},
+		{"neither", "- id: r\n  action: never-auto\n", 1, "want exactly one of breakpoint, tag and gate"},
+		{"action", "- id: r\n  tag: b\n  action: approve\n", 1, `action "approve" is not always-approve, never-auto or require-signature`},
 		{"twice", "- id: r\n  tag: b\n  tag: c\n  action: never-auto\n", 3, "tag is set twice"},
 		{"list value", "- id: r\n  tag: [a, b]\n  action: never-auto\n", 2, "tag: want one line of text"},
 		{"duplicate id", "- id: r\n  tag: a\n  action: never-auto\n- id: r\n  tag: b\n  action: never-auto\n", 4, "id r is also used on line 1"},
@@ -164,8 +164,8 @@ func TestRuleRequestCheck(t *testing.T) {
 		q    RuleRequest
 		want string
 	}{
-		{"no selector", RuleRequest{Action: NeverAuto}, "give one of --breakpoint and --tag"},
-		{"two selectors", RuleRequest{Breakpoint: "a", Tag: "b", Action: NeverAuto}, "give one of --breakpoint and --tag"},
+		{"no selector", RuleRequest{Action: NeverAuto}, "give one of --breakpoint, --tag and --gate"},
+		{"two selectors", RuleRequest{Breakpoint: "a", Tag: "b", Action: NeverAuto}, "give one of --breakpoint, --tag and --gate"},
 		{"no action", RuleRequest{Tag: "b"}, "--action is required"},
 		{"bad action", RuleRequest{Tag: "b", Action: "yes"}, `--action "yes"`},
 		{"comma", RuleRequest{Tag: "a,b", Action: NeverAuto}, "has a comma"},

@@ -125,7 +125,7 @@ type UntrustedFile struct {
 func (u UntrustedFile) Warning() string { return trustWarning(u.Path, u.Why, u.Effect) }
 
 // Untrusted lists the workspace's config files not trusted here: the AFK
-// file, notify.yaml, rules.yaml.
+// file, notify.yaml, rules.yaml, allowed_signers.
 func (e *Engine) Untrusted() []UntrustedFile {
 	var out []UntrustedFile
 	for _, a := range []AFK{e.AFK, e.Hook} {
@@ -135,6 +135,9 @@ func (e *Engine) Untrusted() []UntrustedFile {
 	}
 	if r := e.Rules; r.Untrusted != "" {
 		out = append(out, UntrustedFile{r.Path, r.Untrusted, rulesEffect, r.TrustCommand})
+	}
+	if _, _, u, _ := e.projectSigners(); u != nil {
+		out = append(out, *u)
 	}
 	return out
 }

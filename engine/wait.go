@@ -36,7 +36,7 @@ var newWatcher = fsnotify.NewWatcher
 // Wait only reads: it takes no lock and writes nothing.
 func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (Question, error) {
 	q, err := e.waitedFor(id)
-	if err != nil || q.Status != StatusOpen {
+	if err != nil || q.Status != StatusOpen && !e.heldOne(&q) {
 		return q, err
 	}
 	// The question kept between reads is a copy: one that shares the
@@ -82,7 +82,7 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 		if err != nil {
 			return last, err
 		}
-		if q.Status != StatusOpen {
+		if q.Status != StatusOpen && !e.heldOne(&q) {
 			return q, nil
 		}
 		changed := !sameOpen(q, last)

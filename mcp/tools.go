@@ -96,7 +96,7 @@ type WaitInput struct {
 
 type WaitOutput struct {
 	QID      string          `json:"qid"`
-	Result   string          `json:"result" jsonschema:"final, or still open at the timeout"`
+	Result   string          `json:"result" jsonschema:"final, or still open at the timeout, or (a signature is required) answered, not yet signed"`
 	Status   string          `json:"status" jsonschema:"open, answered, dropped or rejected"`
 	Resume   string          `json:"resume,omitempty" jsonschema:"while still open: the command a person runs to answer it"`
 	Question engine.Question `json:"question" jsonschema:"the question with its resolution (answer, choice, answered_by, answered_via)"`
@@ -322,6 +322,8 @@ func (t *tools) wait(ctx context.Context, req *sdk.CallToolRequest, in WaitInput
 	switch {
 	case err == nil:
 		return nil, WaitOutput{QID: q.QID, Result: "final", Status: q.Status, Question: q}, nil
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && q.QID != "" && q.Unsigned != "":
+		return nil, WaitOutput{QID: q.QID, Result: engine.UnsignedText(q), Status: q.Status, Resume: "devrites-engine sign " + q.QID, Question: q}, nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && q.QID != "":
 		return nil, WaitOutput{QID: q.QID, Result: "still open", Status: q.Status, Resume: eng.ResolveCommand(q), Question: q}, nil
 	}

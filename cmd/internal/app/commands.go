@@ -23,6 +23,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, rulesCommands()...)
 	cmds = append(cmds, claimCommands()...)
 	cmds = append(cmds, trustCommands()...)
+	cmds = append(cmds, signCommands()...)
 	cmds = append(cmds, serveCommands()...)
 	cmds = append(cmds, waitCommands()...)
 	cmds = append(cmds, mcpCommands()...)
@@ -278,6 +279,9 @@ func cmdResolve(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := e.signingAtTerminal(eng); err != nil {
+			return err
+		}
 		res, err := eng.ResolveBatchOf(e.ctx, b, c.String("by"))
 		if err != nil {
 			return err
@@ -297,6 +301,9 @@ func cmdResolve(c *cli.Context) error {
 	item := engine.Resolution{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}
 	eng, err := e.openFor(item.QID)
 	if err != nil {
+		return err
+	}
+	if err := e.signingAtTerminal(eng); err != nil {
 		return err
 	}
 	res, err := eng.Resolve(e.ctx, []engine.Resolution{item}, c.String("by"))

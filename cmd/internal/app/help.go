@@ -37,6 +37,7 @@ var examples = map[string]string{
 	"help":              "devrites-engine help state resolve",
 	"completion":        `source <(devrites-engine completion bash)`,
 	"answer":            "devrites-engine answer --by alice",
+	"sign":              "devrites-engine sign q-2026-11-29-001",
 	"serve":             "devrites-engine serve --root ~/src/payments --root ~/src/ledger",
 	"wait":              "devrites-engine wait q-2026-11-29-001 --timeout 10m --json",
 	"mcp":               "claude mcp add devrites -- devrites-engine mcp",

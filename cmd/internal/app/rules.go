@@ -26,7 +26,8 @@ func rulesCommands() []*cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "breakpoint", Usage: "the breakpoint id the rule covers"},
 					&cli.StringFlag{Name: "tag", Usage: "the tag the rule covers (instead of --breakpoint)"},
-					&cli.StringFlag{Name: "action", Usage: "always-approve or never-auto"},
+					&cli.StringFlag{Name: "gate", Usage: "the gate whose questions the rule covers (instead of --breakpoint)"},
+					&cli.StringFlag{Name: "action", Usage: "always-approve, never-auto or require-signature"},
 					&cli.StringFlag{Name: "note", Usage: "why, for the people who review it"},
 					&cli.StringFlag{Name: "by", Usage: "who asks for it (default $DEVRITES_ACTOR, else human)"},
 				},
@@ -115,7 +116,7 @@ func cmdRulesAdd(c *cli.Context) error {
 		by = os.Getenv("DEVRITES_ACTOR")
 	}
 	res, err := engine.AddRule(e.ctx, devrites, c.Duration("lock-timeout"), e.now(), engine.RuleRequest{
-		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Action: c.String("action"), Note: c.String("note"), By: by})
+		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Gate: c.String("gate"), Action: c.String("action"), Note: c.String("note"), By: by})
 	if errors.Is(err, engine.ErrConflict) {
 		return mdstore.WithHint(err, "remove it first if it no longer holds: devrites-engine rules remove <id>")
 	}

@@ -22,8 +22,9 @@ import (
 type tty struct {
 	t    *testing.T
 	sock string
-	bin  string // a directory with devrites-engine in it
-	dir  string // the project
+	bin  string   // a directory with devrites-engine in it
+	dir  string   // the project
+	more []string // more of the environment, for one test
 }
 
 // newTTY makes a project with an initialised workspace "pay" and a private
@@ -61,9 +62,9 @@ func newTTY(t *testing.T) *tty {
 // env is a clean environment: nothing of the caller's DEVRITES_* settings,
 // and the test run's trust store (scripttest.WithHome).
 func (x *tty) env() []string {
-	return []string{"PATH=" + x.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + x.dir, "TERM=xterm",
+	return append([]string{"PATH=" + x.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + x.dir, "TERM=xterm",
 		"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"),
-		"DEVRITES_NOW=" + testNow, "NO_COLOR=1"}
+		"DEVRITES_NOW=" + testNow, "NO_COLOR=1"}, x.more...)
 }
 
 // run runs the binary to completion without a terminal, as an agent would.

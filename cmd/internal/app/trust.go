@@ -21,7 +21,7 @@ import (
 func trustCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:      "trust",
-		Usage:     "trust a file's current content on this machine (its notify command runs, its approvals apply); without FILE, the project's .devrites/AFK, notify.yaml and rules.yaml",
+		Usage:     "trust a file's current content on this machine (its notify command runs, its approvals apply); without FILE, the project's .devrites/AFK, notify.yaml, rules.yaml and allowed_signers",
 		ArgsUsage: "[FILE…]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "list", Usage: "every trusted file, and whether it changed since"},
@@ -32,7 +32,7 @@ func trustCommands() []*cli.Command {
 }
 
 // trustedFiles are the files of .devrites that trust covers.
-var trustedFiles = []string{"AFK", "notify.yaml", engine.RulesFile}
+var trustedFiles = []string{"AFK", "notify.yaml", engine.RulesFile, engine.AllowedSignersFile}
 
 func cmdTrust(c *cli.Context) error {
 	e, err := envOf(c)

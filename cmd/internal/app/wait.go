@@ -63,6 +63,10 @@ func cmdWait(c *cli.Context) error {
 		return err
 	}
 	r := waitResult{QID: q.QID, Status: q.Status, Final: !timedOut, TimedOut: timedOut, Question: q}
+	if timedOut && q.Unsigned != "" {
+		e.print(r, engine.UnsignedText(q)+"\n")
+		return status(exitPaused)
+	}
 	if timedOut {
 		e.print(r, fmt.Sprintf("%s still open after %s\nresolve: %s\n", q.QID, timeout, eng.ResolveCommand(q)))
 		return status(exitPaused)

@@ -6,6 +6,7 @@ package scripttest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -80,6 +81,14 @@ func Params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
+		// [ci]: the tests run under CI (CI=true), where a test whose tool
+		// is missing fails instead of skipping.
+		Condition: func(cond string) (bool, error) {
+			if cond == "ci" {
+				return os.Getenv("CI") == "true", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEVRITES_NOW", Now)
 			env.Setenv("NO_COLOR", "1")

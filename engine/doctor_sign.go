@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/sign"
+)
+
+// Doctor's checks of signed decisions (docs/signing.md): a signature that
+// does not verify (the record changed after it was signed, naming what
+// differs when the decision entry still holds what was signed), a signer
+// no allowed_signers line lets sign for answered_by, signed_by that the
+// signature does not back, and a signature a require-signature rule wants
+// and no decision has. --fix never adds or removes a signature: only a
+// person's key makes one.
+
+// checkSignatures checks every final question's signature.
+func (d *doctor) checkSignatures(w *wsFiles) {
+	var allowed *sign.Allowed
+	var sigs map[string]string // by entry title, read once
+	for _, b := range w.questions.Blocks() {
+		if b.Row() {
+			continue
+		}
+		q := fromBlock(b, d.e.Now())
+		if q.Status == StatusOpen || q.Status == "" {
+			continue
+		}
+		required := d.e.RequiresSignature(q) != nil
+		if sigs == nil {
+			sigs = map[string]string{}
+			for _, e := range d.ledgerOf(w.decisions) {
+				if v := e.Value(FieldSignature); v != "" {
+					sigs[e.QID] = v
+				}
+			}
+		}
+		sig := sigs[decisionHeading(q.QID, q.Status)]
+		if sig == "" && q.SignedBy == "" && !required {
+			continue
+		}
+		if allowed == nil {
+			a, warnings := d.e.AllowedSigners()
+			allowed = &a
+			for _, warn := range warnings {
+				d.add(Finding{Severity: SevWarning, Kind: "allowed-signers", File: d.devritesName(AllowedSignersFile), Problem: warn,
+					Mend: "fix the line (principals, then namespaces=, valid-after=, valid-before=, then the key), or trust the file here"})
+			}
+		}
+		d.checkSignature(w, q, sig, required, *allowed)
+	}
+}
+
+func (d *doctor) checkSignature(w *wsFiles, q Question, sig string, required bool, allowed sign.Allowed) {
+	signAgain := "a person reads the decision and signs it: devrites-engine sign " + q.QID
+	sev := SevWarning
+	if required {
+		sev = SevError
+	}
+	at := func(f Finding) Finding {
+		f.File, f.Line = mdstore.QuestionsFile, q.Line
+		return f
+	}
+	if strings.TrimSpace(sig) == "" {
+		problem := q.QID + " " + q.Status + ", not yet signed: a require-signature rule holds the agent"
+		if q.SignedBy != "" {
+			problem = q.QID + " says signed_by " + q.SignedBy + ", but its decision holds no signature"
+		}
+		d.add(at(Finding{Severity: sev, Kind: "signature", Problem: problem, Mend: signAgain}))
+		return
+	}
+	signed, err := verifyStatement(StatementOf(d.e.WS.Slug, q), sig, allowed)
+	switch {
+	case errors.Is(err, sign.ErrNotAllowed):
+		d.add(at(Finding{Severity: sev, Kind: "signature", Problem: q.QID + ": " + err.Error(),
+			Mend: "list the key for " + q.AnsweredBy + " in .devrites/allowed_signers (then trust it) or this machine's allowed_signers; or " + signAgain}))
+	case err != nil:
+		d.add(at(Finding{Severity: SevError, Kind: "signature",
+			Problem: q.QID + ": the signature does not verify: the record changed after it was signed" + d.whatDiffers(w, q, sig, allowed),
+			Mend:    "restore what was signed from version control, or " + signAgain + " (doctor --fix never adds or removes a signature)"}))
+	case q.SignedBy != signed.String():
+		d.add(at(Finding{Severity: SevWarning, Kind: "signature",
+			Problem: q.QID + ": signed_by says " + strconv.Quote(q.SignedBy) + ", the signature is " + signed.String() + "'s",
+			Mend:    "set signed_by to " + signed.String()}))
+	}
+}
+
+// whatDiffers names the fields in which questions.md's block differs from
+// what was signed, when the decision entry still holds what was signed
+// (its copy of the answer, choice, answered_by and answered_at); else "".
+func (d *doctor) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.Allowed) string {
+	var entry *mdstore.Block
+	for _, b := range d.ledgerOf(w.decisions) {
+		if b.QID == decisionHeading(q.QID, q.Status) {
+			entry = b
+		}
+	}
+	if entry == nil {
+		return ""
+	}
+	was := q
+	if v, ok := entry.Get("answer"); ok {
+		was.Answer = &v
+	}
+	was.Choice = atoi(entry.Value("choice"))
+	was.AnsweredBy, was.AnsweredAt = entry.Value("answered_by"), entry.Value("answered_at")
+	signedSt := StatementOf(d.e.WS.Slug, was)
+	if _, err := verifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {
+		return " (the question, its options or the decision entry changed too)"
+	}
+	diff := signedSt.Differs(StatementOf(d.e.WS.Slug, q))
+	if len(diff) == 0 {
+		return ""
+	}
+	return " (questions.md's " + strings.Join(diff, ", ") + " differs from what " + mdstore.DecisionsFile + " recorded and was signed)"
+}
