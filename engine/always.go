@@ -88,7 +88,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return Question{}, err
 		}
-		b, err := e.lookup(f.questions, id)
+		b, err := e.find(f.questions, id, "")
 		if err != nil {
 			return Question{}, err
 		}

@@ -126,7 +126,7 @@ func (m *moreErrors) Unwrap() error { return m.first }
 // is a conflict. A routed
 // question takes only its responders' responses (validateResponse).
 func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where string) (string, error) {
-	b, err := e.lookup(f.questions, it.QID)
+	b, err := e.find(f.questions, it.QID, it.Fingerprint)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && batch:
 		return "", mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(mdstore.ListQuestions, "")

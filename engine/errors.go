@@ -22,6 +22,9 @@ var (
 	// ErrUntrusted: a workspace file would run a command, and this
 	// machine's person has not trusted its content (SPEC §22).
 	ErrUntrusted = errors.New("not trusted")
+	// ErrChanged: a token, link or --fingerprint names a question that
+	// no question of the workspace is now (pick.go).
+	ErrChanged = errors.New("the question changed")
 )
 
 // Re-exported so callers of engine need not import mdstore for the common ones.
@@ -44,6 +47,7 @@ var kinds = []struct {
 	{mdstore.ErrBadSlug, "bad-arguments"},
 	{ErrSchema, "schema"},
 	{ErrAmbiguous, "ambiguous-qid"},
+	{ErrChanged, "question-changed"},
 	{mdstore.ErrMalformed, "malformed"},
 	{ErrConflict, "conflict"},
 	{ErrUntrusted, "untrusted"},

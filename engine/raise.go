@@ -90,6 +90,9 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	if err := r.prepareOptions(); err != nil {
 		return err
 	}
+	if err := numberTitles(r.Options); err != nil {
+		return err
+	}
 	if r.Proposed == "" {
 		r.Proposed = optionTitle(r.Options[0])
 	}
@@ -359,7 +362,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		if err != nil {
 			return nil, err
 		}
-		return &RaiseResult{QID: id, Outcome: d.Outcome, Decision: d, Question: q}, nil
+		return &RaiseResult{QID: id, Outcome: d.Outcome, Decision: d, Question: e.described(q, false)}, nil
 	})
 	if err != nil {
 		return nil, err

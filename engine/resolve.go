@@ -21,6 +21,10 @@ type Resolution struct {
 	// words), "elicitation" (the person's answer to the client's form).
 	// Empty for a person at the command line, which writes no field.
 	Via string
+	// Fingerprint, when not "", is that of the question a token was made
+	// for: the resolution is of the question that has it, under whatever
+	// id it has now, and refused (ErrChanged) when none has (pick.go).
+	Fingerprint string
 }
 
 // Resolved reports one applied resolution.
@@ -110,6 +114,9 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 		if err == nil && blank(text) {
 			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
 				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
+		}
+		if err == nil {
+			err = placeholderText(it.Kind, text)
 		}
 		if prev, dup := seen[it.QID]; err == nil && dup && batch {
 			err = mdstore.Errorf(ErrBadArgs, "also on line %d", prev)
