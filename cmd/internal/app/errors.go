@@ -188,5 +188,8 @@ func ambiguityHints(err error, a *engine.AmbiguousError) []string {
 		}
 		out = append(out, fmt.Sprintf("%s %q: %s", q.QID, oneLine(q.Question), line))
 	}
-	return append(out, "nothing was written; name the question you mean with its --fingerprint")
+	if cmd == "state resolve" {
+		return append(out, "nothing was written; name the question you mean with its --fingerprint")
+	}
+	return append(out, "name the question you mean with its --fingerprint")
 }
