@@ -162,7 +162,10 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) > 1:
-		return nil, mdstore.Errorf(ErrAmbiguous, "fingerprint %s is the start of %d questions' fingerprints", fp, len(found)).
+		if _, err := e.lookup(qs, found[0].QID); err != nil {
+			return nil, err // one question twice (a bad merge, a hand edit): its id says where
+		}
+		return nil, mdstore.Errorf(ErrAmbiguous, "%s: fingerprint %s is the start of %d questions' fingerprints", e.WS.Path(mdstore.QuestionsFile), fp, len(found)).
 			Hint("give more of its digits")
 	case token:
 		return nil, mdstore.Errorf(ErrChanged, "%s: the question changed: no question of %s is the one this was made for (a merge, a branch switch or an edit changed it)", id, e.WS.Slug).
