@@ -286,7 +286,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
-					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))
+					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, e.resolveAwaited(f))
 			}
 		}
 		id, err := e.nextQID(f)
