@@ -433,6 +433,7 @@ func checkName(by string) (int, string) {
 //	bad arguments (exit 7)                         422, the form shown again
 //	malformed, schema, ambiguous qid (exit 6)      409: the workspace needs doctor
 //	conflict, not open, paused, stopped (exit 5)   409
+//	the question changed (exit 5)                  409 (a page of its own: changed)
 //	unknown qid, no workspace, missing (4, 2)      404
 //	anything else (exit 1)                         500
 func statusOf(err error) int {

@@ -230,6 +230,17 @@ func TestFingerprintRelayTap(t *testing.T) {
 		t.Errorf("the tap answered b's question:\n%s", log)
 	}
 	l.checkOutcome(theirs, "Friday")
+	// b's question, which the relay never sent, is sent once the pause
+	// moves to it, under the id it holds: the record of a's message under
+	// that id does not stand for it.
+	waitFor(t, "message of b's question", func() bool {
+		for _, m := range srv.Messages("team") {
+			if m.SequenceID == "" && strings.Contains(m.Title, oldID) && strings.Contains(m.Message, backups) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // TestFingerprintRelayTapRefused: the tap comes after a switch to a branch
