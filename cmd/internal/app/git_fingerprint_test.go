@@ -381,12 +381,12 @@ func TestFingerprintServeBranchSwitch(t *testing.T) {
 	}
 }
 
-// TestFingerprintMCPForm: a's question raised through MCP; while its form
-// is on the person's screen, git pull --rebase renumbers it; the form's
-// option 1 is Friday on a's question under its new id.
-func TestFingerprintMCPForm(t *testing.T) {
-	l := rebaseLab(t)
-	var theirs string
+// raiseByMCP raises a's question through an MCP client of the latest
+// protocol (its form comes back as the call's input request, and the
+// client calls again with the request state): whatever during runs while
+// the form is shown, then the person picks option 1.
+func (l *gitLab) raiseByMCP(during func()) *sdk.CallToolResult {
+	l.t.Helper()
 	server := mcp.New(mcp.Options{
 		Open: func() (*engine.Engine, error) { return l.engineOfClone("a"), nil },
 		Describe: func(cmd string, err error) mcp.Failure {
@@ -395,26 +395,67 @@ func TestFingerprintMCPForm(t *testing.T) {
 		Version: "test",
 	})
 	handler := func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-		l.pullRebase() // while the form is shown
-		l.checkPrinted()
-		theirs = l.block("a", backups)
+		during()
 		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "1", "name": "ann"}}, nil
 	}
 	c := sdk.NewClient(&sdk.Implementation{Name: "formclient", Version: "1"}, &sdk.ClientOptions{ElicitationHandler: handler})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	if err != nil {
-		t.Fatal(err)
+		l.t.Fatal(err)
 	}
 	cs, err := c.Connect(context.Background(), ct, nil)
 	if err != nil {
-		t.Fatal(err)
+		l.t.Fatal(err)
 	}
 	defer func() { cs.Close(); ss.Close() }()
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "raise_question",
 		Arguments: map[string]any{"gate": "blocking", "question": deploy, "options": []string{"Friday", "Monday"}}})
-	if err != nil || res.IsError {
-		t.Fatalf("raise_question: %v %+v", err, res)
+	if err != nil {
+		l.t.Fatalf("raise_question: %v", err)
+	}
+	return res
+}
+
+// TestFingerprintMCPFormChanged: the form is answered after a switch to a
+// branch where a's question is not: a tool error saying the question
+// changed, and b's question, which holds the id there, stays open.
+func TestFingerprintMCPFormChanged(t *testing.T) {
+	l := rebaseLab(t)
+	var theirs, files string
+	res := l.raiseByMCP(func() {
+		l.save("a", "deploy window")
+		l.run("a", "git", "fetch", "-q")
+		l.run("a", "git", "checkout", "-q", "-b", "theirs", "origin/main")
+		theirs, files = l.block("a", backups), l.read("a/"+gitWS+mdstore.QuestionsFile)
+	})
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if !res.IsError || !strings.Contains(text.String(), "the question changed") {
+		t.Errorf("raise_question: error %v, %q; want a tool error saying the question changed", res.IsError, text.String())
+	}
+	if got := l.block("a", backups); got != theirs || l.read("a/"+gitWS+mdstore.QuestionsFile) != files {
+		t.Errorf("questions.md changed:\n%s", l.read("a/"+gitWS+mdstore.QuestionsFile))
+	}
+}
+
+// TestFingerprintMCPForm: a's question raised through MCP; while its form
+// is on the person's screen, git pull --rebase renumbers it; the form's
+// option 1 is Friday on a's question under its new id.
+func TestFingerprintMCPForm(t *testing.T) {
+	l := rebaseLab(t)
+	var theirs string
+	res := l.raiseByMCP(func() {
+		l.pullRebase() // while the form is shown
+		l.checkPrinted()
+		theirs = l.block("a", backups)
+	})
+	if res.IsError {
+		t.Fatalf("raise_question: %+v", res)
 	}
 	var out struct {
 		QID     string `json:"qid"`
