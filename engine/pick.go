@@ -116,8 +116,12 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 		if o == b {
 			continue
 		}
-		v, ok := o.Peek("status", "renumberedfrom")
-		if !ok[1] || v[0] != StatusOpen || !holds(o, b.QID, v[1]) {
+		// Status first: most blocks of a large file are final, and a
+		// look for a field a block lacks reads all of its fields.
+		if st, _ := o.Peek("status"); st[0] != StatusOpen {
+			continue
+		}
+		if v, ok := o.Peek("renumberedfrom"); !ok[0] || !holds(o, b.QID, v[0]) {
 			continue
 		}
 		a := &AmbiguousError{ID: b.QID}
@@ -181,8 +185,11 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 func contested(qs *mdstore.Questions) map[string]bool {
 	var was map[string]bool
 	for _, b := range qs.Blocks() {
-		if v, ok := b.Peek("status", "renumberedfrom"); ok[1] && v[0] == StatusOpen {
-			for id := range qid.All(v[1]) {
+		if st, _ := b.Peek("status"); st[0] != StatusOpen {
+			continue // as in find: the status first
+		}
+		if v, ok := b.Peek("renumberedfrom"); ok[0] {
+			for id := range qid.All(v[0]) {
 				if was == nil {
 					was = map[string]bool{}
 				}

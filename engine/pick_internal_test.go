@@ -1,7 +1,13 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -35,6 +41,44 @@ func TestReadFingerprint(t *testing.T) {
 		got, err := readFingerprint(in)
 		if got != want || (err == nil) != (want != "") {
 			t.Errorf("readFingerprint(%q): got %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// TestFingerprintBytes: Fingerprint hashes the bytes encoding/json gives
+// the parts (docs/formats.md), for texts of every kind a file may hold:
+// escapes, <, > and &, line and paragraph separators, invalid UTF-8,
+// Unicode blanks, runs and ends of white space. The seed is logged.
+func TestFingerprintBytes(t *testing.T) {
+	reference := func(slug string, q Question) string {
+		parts := []string{FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), oneLine(q.Question)}
+		for _, o := range q.Options {
+			parts = append(parts, oneLine(o))
+		}
+		b, _ := json.Marshal(parts)
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:])
+	}
+	pieces := []string{"a", "Deploy", " ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2028", "\u2029", "\u0085", "\u3000", "—", "é", "\"", "\\", "<", ">", "&",
+		"\x00", "\x1f", "\x7f", "\xff", "\xe2\x80", "'", "?", "💡", "\u200b"}
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	text := func() string {
+		var b strings.Builder
+		for n := rng.IntN(8); n > 0; n-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for i := 0; i < 20000; i++ {
+		q := Question{RaisedAt: text(), Gate: text(), Question: text()}
+		for n := rng.IntN(4); n > 0; n-- {
+			q.Options = append(q.Options, text())
+		}
+		slug := text()
+		if got, want := Fingerprint(slug, q), reference(slug, q); got != want {
+			t.Fatalf("slug %q, question %+v: got %s, want %s", slug, q, got, want)
 		}
 	}
 }
