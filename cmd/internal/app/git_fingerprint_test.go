@@ -277,6 +277,15 @@ func TestFingerprintRelayTapRefused(t *testing.T) {
 	if len(l.blocksOf("a", deploy)) != 0 {
 		t.Error("a's question is on the branch")
 	}
+	// ntfy shows no reply to a tap: the channel is told on the message.
+	waitFor(t, "the old copy saying the question changed", func() bool {
+		for _, m := range srv.Messages("team") {
+			if m.SequenceID == sent.ID && strings.Contains(m.Message, "The question changed") && len(m.Actions) == 0 {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // pageRequest is a request as a browser at 127.0.0.1 sends it.
