@@ -127,9 +127,23 @@ func (k Key) Valid(token, purpose string, parts ...string) bool {
 	return len(k) > 0 && hmac.Equal([]byte(token), []byte(k.MAC(purpose, parts...)))
 }
 
-// Token is the capability token of one question of a project.
-func (k Key) Token(project, slug, qid string) string {
-	return k.MAC("answer", Project(project), slug, qid)
+// Token is the capability token of one question of a project: the
+// question's fingerprint, a dot, and the MAC over the project, the slug,
+// the qid and the fingerprint. The fingerprint, not the qid, says which
+// question it opens: a merge may give the qid to another question
+// (docs/serve.md, "Links bind the question").
+func (k Key) Token(project, slug, qid, fingerprint string) string {
+	return fingerprint + "." + k.MAC("answer", Project(project), slug, qid, fingerprint)
+}
+
+// Opens returns the fingerprint of the question token opens, when the key
+// made it for that project, slug and qid.
+func (k Key) Opens(token, project, slug, qid string) (fingerprint string, ok bool) {
+	fp, mac, found := strings.Cut(token, ".")
+	if !found || fp == "" || !k.Valid(mac, "answer", Project(project), slug, qid, fp) {
+		return "", false
+	}
+	return fp, true
 }
 
 // Project is the form of a project directory the tokens are made over: its

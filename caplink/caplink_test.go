@@ -96,26 +96,35 @@ func TestLoadRefuses(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	k := Key(strings.Repeat("k", 32))
-	tok := k.Token("/p", "pay", "q-2026-11-29-001")
-	if !k.Valid(tok, "answer", "/p", "pay", "q-2026-11-29-001") {
-		t.Fatal("a token is not valid for what it was made for")
+	fp := strings.Repeat("ab", 32)
+	tok := k.Token("/p", "pay", "q-2026-11-29-001", fp)
+	if got, ok := k.Opens(tok, "/p", "pay", "q-2026-11-29-001"); !ok || got != fp {
+		t.Fatalf("got %q, %v; want the token to open the question of %s", got, ok, fp)
 	}
+	_, mac, _ := strings.Cut(tok, ".")
 	for _, tc := range []struct {
-		name    string
-		purpose string
-		parts   []string
+		name  string
+		token string
+		parts []string
 	}{
-		{"other qid", "answer", []string{"/p", "pay", "q-2026-11-29-002"}},
-		{"other slug", "answer", []string{"/p", "pay2", "q-2026-11-29-001"}},
-		{"other project", "answer", []string{"/q", "pay", "q-2026-11-29-001"}},
-		{"parts shifted", "answer", []string{"/p", "pa", "yq-2026-11-29-001"}},
-		{"other purpose", "inbox", []string{"/p", "pay", "q-2026-11-29-001"}},
+		{"other qid", tok, []string{"/p", "pay", "q-2026-11-29-002"}},
+		{"other slug", tok, []string{"/p", "pay2", "q-2026-11-29-001"}},
+		{"other project", tok, []string{"/q", "pay", "q-2026-11-29-001"}},
+		{"parts shifted", tok, []string{"/p", "pa", "yq-2026-11-29-001"}},
+		// A token names the fingerprint it was made for: another
+		// question's, put in its place, does not open anything.
+		{"other fingerprint", strings.Repeat("cd", 32) + "." + mac, []string{"/p", "pay", "q-2026-11-29-001"}},
+		{"no fingerprint", mac, []string{"/p", "pay", "q-2026-11-29-001"}},
+		{"the MAC alone", "." + mac, []string{"/p", "pay", "q-2026-11-29-001"}},
 	} {
-		if k.Valid(tok, tc.purpose, tc.parts...) {
-			t.Errorf("%s: the token is valid, want it refused", tc.name)
+		if _, ok := k.Opens(tc.token, tc.parts[0], tc.parts[1], tc.parts[2]); ok {
+			t.Errorf("%s: the token opens the question, want it refused", tc.name)
 		}
 	}
-	if other := Key(strings.Repeat("j", 32)); other.Valid(tok, "answer", "/p", "pay", "q-2026-11-29-001") {
+	if k.Valid(mac, "inbox", "/p", "pay", "q-2026-11-29-001", fp) {
+		t.Error("other purpose: the token is valid, want it refused")
+	}
+	if _, ok := Key(strings.Repeat("j", 32)).Opens(tok, "/p", "pay", "q-2026-11-29-001"); ok {
 		t.Error("a token is valid under another key")
 	}
 	if (Key(nil)).Valid(Key(nil).MAC("answer"), "answer") {

@@ -156,7 +156,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	res.QID = q.QID
 	ev := e.event(event, *q)
 	if !res.Sample {
-		if w := e.withAnswerURL(&ev); w != "" {
+		if w := e.withAnswerURL(&ev, *q); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
 		res.AnswerURL = ev.AnswerURL

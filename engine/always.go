@@ -12,7 +12,7 @@ import (
 // questions show and the notify payload. It names the workspace and the
 // responder as ResolveCommand does.
 func (e *Engine) AlwaysApproveCommand(q Question) string {
-	return "devrites-engine state resolve --always " + e.resolveFlags(q) + q.QID + " 1"
+	return "devrites-engine state resolve --always " + e.resolveFlags(q) + pickFlag(q) + q.QID + " 1"
 }
 
 // alwaysRefusal says why an always-approve rule may not be added from q, or
@@ -88,7 +88,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return Question{}, err
 		}
-		b, err := e.lookup(f.questions, id)
+		b, err := e.find(f.questions, id, "")
 		if err != nil {
 			return Question{}, err
 		}

@@ -43,6 +43,10 @@ type Engine struct {
 	// severalWorkspaces reports whether the project has more than one
 	// feature directory, read once.
 	severalWorkspaces func() bool
+	// Pick is --fingerprint: the fingerprint, or a prefix of it of at
+	// least FingerprintMin hex digits, of the question a command names
+	// (pick.go).
+	Pick string
 }
 
 // Open prepares an engine for a found workspace, reading its configuration.
@@ -217,12 +221,14 @@ func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.Err
 func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Question] {
 	return func(yield func(Question) bool) {
 		now := e.Now()
+		set := contested(qs)
 		for _, b := range qs.Blocks() {
 			if v, _ := b.Peek("status"); status != "all" && v[0] != status {
 				b.Release() // a register row's cells are read to peek
 				continue
 			}
 			q := fromBlock(b, now)
+			q = e.described(q, isContested(q, set))
 			b.Release()
 			if !yield(q) {
 				return

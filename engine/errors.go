@@ -22,6 +22,9 @@ var (
 	// ErrUntrusted: a workspace file would run a command, and this
 	// machine's person has not trusted its content (docs/trust.md).
 	ErrUntrusted = errors.New("not trusted")
+	// ErrChanged: a token, link or --fingerprint names a question that
+	// no question of the workspace is now (pick.go).
+	ErrChanged = errors.New("the question changed")
 )
 
 // Remedies of the workflow (mdstore.Remedy): what a person can do about an
@@ -56,6 +59,7 @@ var kinds = []struct {
 	{mdstore.ErrBadSlug, "bad-arguments"},
 	{ErrSchema, "schema"},
 	{ErrAmbiguous, "ambiguous-qid"},
+	{ErrChanged, "question-changed"},
 	{mdstore.ErrMalformed, "malformed"},
 	{ErrConflict, "conflict"},
 	{ErrUntrusted, "untrusted"},

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FingerprintVersion names the canonical form Fingerprint hashes; it
@@ -27,14 +29,60 @@ const (
 // reads). A merge that renumbers a question leaves it unchanged; a token,
 // link or signature made for a question binds this, never its qid.
 func Fingerprint(slug string, q Question) string {
-	parts := make([]string, 0, 5+len(q.Options))
-	parts = append(parts, FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), oneLine(q.Question))
-	for _, o := range q.Options {
-		parts = append(parts, oneLine(o))
+	// The bytes are those of encoding/json's array of the parts; they are
+	// written here, not marshalled, since every question a list or a
+	// token check hands out is fingerprinted (TestFingerprintBytes holds
+	// the two alike).
+	b := append(make([]byte, 0, 256), '[')
+	for i, s := range []string{FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), folded(q.Question)} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
 	}
-	b, _ := json.Marshal(parts) // strings always marshal
-	sum := sha256.Sum256(b)
+	for _, o := range q.Options {
+		b = appendJSONString(append(b, ','), folded(o))
+	}
+	sum := sha256.Sum256(append(b, ']'))
 	return hex.EncodeToString(sum[:])
+}
+
+// folded is oneLine(s), without a copy when s is folded already: no white
+// space but single blanks between words.
+func folded(s string) string {
+	blank := true // a leading blank is folded away
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if r != ' ' || blank {
+				return oneLine(s)
+			}
+			blank = true
+		} else {
+			blank = false
+		}
+	}
+	if blank && s != "" {
+		return oneLine(s) // a trailing blank
+	}
+	return s
+}
+
+// appendJSONString appends s as encoding/json writes a string: as it is
+// when it holds no byte JSON escapes (a quote, a backslash, a control
+// character, <, > and &, invalid UTF-8, U+2028 and U+2029), else as
+// json.Marshal gives it.
+func appendJSONString(b []byte, s string) []byte {
+	plain := utf8.ValidString(s)
+	for i := 0; plain && i < len(s); i++ {
+		c := s[i]
+		plain = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' &&
+			!(c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9))
+	}
+	if plain {
+		return append(append(append(b, '"'), s...), '"')
+	}
+	m, _ := json.Marshal(s) // a string always marshals
+	return append(b, m...)
 }
 
 // ShortFingerprint is the part of a fingerprint a person compares.

@@ -60,7 +60,7 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 	}
 	ev := e.event(event, q)
 	var warnings []string
-	if w := e.withAnswerURL(&ev); w != "" {
+	if w := e.withAnswerURL(&ev, q); w != "" {
 		warnings = append(warnings, w)
 	}
 	o := notify.Fire(ctx, e.hook(), ev)
@@ -81,7 +81,7 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 // when the hook's configuration has serve_url, creating the project's key
 // (.devrites/serve.key) on first use. It returns a warning when the link
 // cannot be made; the hook fires without it.
-func (e *Engine) withAnswerURL(ev *notify.Event) string {
+func (e *Engine) withAnswerURL(ev *notify.Event, q Question) string {
 	if e.Hook.ServeURL == "" || ev.Status != StatusOpen {
 		return ""
 	}
@@ -92,6 +92,6 @@ func (e *Engine) withAnswerURL(ev *notify.Event) string {
 	if err != nil {
 		return "the notify hook gets no answer link: " + err.Error()
 	}
-	ev.AnswerURL = caplink.URL(e.Hook.ServeURL, e.WS.Slug, ev.QID, k.Token(e.WS.Project, e.WS.Slug, ev.QID))
+	ev.AnswerURL = caplink.URL(e.Hook.ServeURL, e.WS.Slug, ev.QID, k.Token(e.WS.Project, e.WS.Slug, ev.QID, Fingerprint(e.WS.Slug, q)))
 	return ""
 }

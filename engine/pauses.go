@@ -38,7 +38,8 @@ func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 // awaits while it is open, or "".
 func (e *Engine) resolveAwaited(f *files) string {
 	if b := awaitedOpen(f); b != nil {
-		return e.ResolveCommand(fromBlock(b, e.Now()))
+		q := fromBlock(b, e.Now())
+		return e.ResolveCommand(e.described(q, isContested(q, contested(f.questions))))
 	}
 	return ""
 }

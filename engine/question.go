@@ -92,6 +92,13 @@ type Question struct {
 	// holds the agent (signing.go).
 	SignedBy string `json:"signed_by,omitempty"`
 	Unsigned string `json:"unsigned,omitempty"`
+	// Fingerprint is the question's identity (Fingerprint), set where the
+	// engine hands a question out; RenumberedFrom, the ids a merge took
+	// from it. Contested: a merge gave its id, or an id it had, to another
+	// open question, so a command names it with --fingerprint (pick.go).
+	Fingerprint    string `json:"fingerprint,omitempty"`
+	RenumberedFrom string `json:"renumbered_from,omitempty"`
+	Contested      bool   `json:"contested,omitempty"`
 
 	Line int `json:"-"` // line of the heading in questions.md
 
@@ -211,6 +218,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 			q.EscalatedTo = splitNames(v)
 		case "alwaysapprove":
 			q.AlwaysApprove = v
+		case "renumberedfrom":
+			q.RenumberedFrom = v
 		}
 	}
 	if q.Options == nil {
@@ -237,7 +246,8 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 func (q Question) detached() Question {
 	for _, s := range []*string{&q.QID, &q.Status, &q.Slice, &q.Gate, &q.Question, &q.Proposed, &q.SLA,
 		&q.RaisedAt, &q.AnsweredAt, &q.AnsweredBy, &q.AnsweredVia, &q.Auto, &q.Breakpoint, &q.Strategy,
-		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove, &q.SignedBy, &q.Unsigned} {
+		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove, &q.SignedBy, &q.Unsigned,
+		&q.RenumberedFrom, &q.Fingerprint} {
 		*s = strings.Clone(*s)
 	}
 	for _, l := range []*[]string{&q.Options, &q.Tags, &q.Route, &q.WaitingFor, &q.EscalatedTo} {
@@ -431,7 +441,7 @@ func (q Question) Age(now time.Time) string {
 // question of another feature, and who answers (--by) when q checks its
 // responders: the one responder awaited, or "<one of: a, b>".
 func (e *Engine) ResolveCommand(q Question) string {
-	return "devrites-engine state resolve " + e.resolveFlags(q) + q.QID + ` "<answer>"`
+	return "devrites-engine state resolve " + e.resolveFlags(q) + pickFlag(q) + q.QID + ` "<answer>"`
 }
 
 // resolveFlags are the flags of a command that resolves q, each followed

@@ -90,6 +90,9 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	if err := r.prepareOptions(); err != nil {
 		return err
 	}
+	if err := numberTitles(r.Options); err != nil {
+		return err
+	}
 	if r.Proposed == "" {
 		r.Proposed = optionTitle(r.Options[0])
 	}
@@ -283,7 +286,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
-					Hint("one question per pause: resolve it first, or re-slice").Fix(ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))
+					Hint("one question per pause: resolve it first, or re-slice").Fix(ResolveAwaited, e.resolveAwaited(f))
 			}
 		}
 		id, err := e.nextQID(f)
@@ -359,7 +362,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		if err != nil {
 			return nil, err
 		}
-		return &RaiseResult{QID: id, Outcome: d.Outcome, Decision: d, Question: q}, nil
+		return &RaiseResult{QID: id, Outcome: d.Outcome, Decision: d, Question: e.described(q, false)}, nil
 	})
 	if err != nil {
 		return nil, err

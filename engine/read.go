@@ -110,8 +110,14 @@ func (fl ListFilter) keeps(q Question) bool {
 	return a != nil && b != nil && a[1] == b[1]
 }
 
-// Get returns one question.
-func (e *Engine) Get(id string) (Question, error) {
+// Get returns one question: the one id names (with the engine's Pick, the
+// one of that fingerprint), refused when id is ambiguous (find).
+func (e *Engine) Get(id string) (Question, error) { return e.GetByFingerprint(id, "") }
+
+// GetByFingerprint is Get of the question a token made for the question
+// of fingerprint fp names by id: the question of that fingerprint, under
+// whatever id it has now, or ErrChanged (find).
+func (e *Engine) GetByFingerprint(id, fp string) (Question, error) {
 	if err := checkQID(id); err != nil {
 		return Question{}, err
 	}
@@ -119,16 +125,17 @@ func (e *Engine) Get(id string) (Question, error) {
 	if err != nil {
 		return Question{}, err
 	}
-	return e.get(f, id)
+	return e.get(f, id, fp)
 }
 
-// get is Get on the files read already.
-func (e *Engine) get(f *files, id string) (Question, error) {
-	b, err := e.lookup(f.questions, id)
+// get is GetByFingerprint on the files read already.
+func (e *Engine) get(f *files, id, fp string) (Question, error) {
+	b, err := e.find(f.questions, id, fp)
 	if err != nil {
 		return Question{}, err
 	}
 	q := fromBlock(b, e.Now())
+	q = e.described(q, isContested(q, contested(f.questions)))
 	q.Awaited = isAwaited(q, f.state.AwaitingQID())
 	return q, nil
 }

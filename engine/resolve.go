@@ -20,6 +20,10 @@ type Resolution struct {
 	// words), "elicitation" (the person's answer to the client's form).
 	// Empty for a person at the command line, which writes no field.
 	Via string
+	// Fingerprint, when not "", is that of the question a token was made
+	// for: the resolution is of the question that has it, under whatever
+	// id it has now, and refused (ErrChanged) when none has (pick.go).
+	Fingerprint string
 }
 
 // Resolved reports one applied resolution.

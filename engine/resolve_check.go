@@ -38,6 +38,9 @@ func cleanItems(b *Batch) ([]Resolution, lineErrors, error) {
 			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
 				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")
 		}
+		if err == nil {
+			err = placeholderText(it.Kind, text)
+		}
 		if prev, dup := seen[it.QID]; err == nil && dup && it.Line > 0 {
 			err = mdstore.Errorf(ErrBadArgs, "also on line %d", prev)
 		}
@@ -97,7 +100,7 @@ func (e *Engine) validateAll(f *files, items []Resolution, bad lineErrors, by st
 // (validateResponse). It returns the resolution with what it read.
 func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 	where := it.where()
-	b, err := e.lookup(f.questions, it.QID)
+	b, err := e.find(f.questions, it.QID, it.Fingerprint)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && it.Line > 0:
 		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(ListQuestions, "")

@@ -143,6 +143,10 @@ func quoteLines(s string) string {
 //	always approve: devrites-engine state resolve --always q-2026-11-29-004 1
 func (e *Engine) ShowText(q Question) string {
 	text := q.Text(e.Now())
+	if q.Fingerprint != "" {
+		// What a person compares with a link, a token or a refusal.
+		text += "fingerprint: " + ShortFingerprint(q.Fingerprint) + "\n"
+	}
 	if q.Status == StatusOpen {
 		text += "resolve: " + e.ResolveCommand(q) + "\n"
 	}

@@ -78,7 +78,10 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 		// The last read is garbage: collect it before the next, so that
 		// a wait holds one read's memory at a time, not two.
 		runtime.GC()
-		q, err := e.Get(id)
+		// The question waited for is followed by its fingerprint: a merge
+		// that renumbers it while it is waited for does not make the wait
+		// end on the question that takes its id.
+		q, err := e.GetByFingerprint(id, last.Fingerprint)
 		if err != nil {
 			return last, err
 		}
@@ -111,7 +114,7 @@ func (e *Engine) waitedFor(id string) (Question, error) {
 	if err := checkQID(id); err != nil {
 		return Question{}, err
 	}
-	return e.get(f, id)
+	return e.get(f, id, "")
 }
 
 // sameOpen reports whether an open question reads as it did: the only

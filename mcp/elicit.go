@@ -2,9 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -13,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -59,7 +57,7 @@ func clientName(ss *sdk.ServerSession) string {
 func (t *tools) ask(ctx context.Context, ss *sdk.ServerSession, eng *engine.Engine, out *RaiseOutput) *sdk.CallToolResult {
 	form := &sdk.ElicitParams{Mode: "form", Message: formMessage(eng, out.Question), RequestedSchema: formSchema(out.Question)}
 	if multiRoundTrip(ss) {
-		return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{fieldDecision: form}, RequestState: t.sign(out.QID)}
+		return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{fieldDecision: form}, RequestState: t.sign(out.QID, out.Question.Fingerprint)}
 	}
 	actx, cancel := context.WithTimeout(ctx, askTimeout)
 	defer cancel()
@@ -69,14 +67,16 @@ func (t *tools) ask(ctx context.Context, ss *sdk.ServerSession, eng *engine.Engi
 }
 
 // answered is the call again of a client that showed the form: what the
-// person answered settles the question the request state names.
+// person answered settles the question the request state names, by its
+// fingerprint, under whatever id it has now; none (a merge, a branch
+// switch or an edit changed it) is a tool error.
 func (t *tools) answered(ctx context.Context, req *sdk.CallToolRequest, eng *engine.Engine) (RaiseOutput, error) {
-	id, ok := t.verify(req.Params.RequestState)
+	id, fp, ok := t.verify(req.Params.RequestState)
 	if !ok {
 		return RaiseOutput{}, t.fail("question raise", mdstore.Errorf(engine.ErrBadArgs, "the form's request state is not one this server made").
 			Hint("raise the question again; an answer to a form of another run is not taken"))
 	}
-	q, err := eng.Get(id)
+	q, err := eng.GetByFingerprint(id, fp)
 	if err != nil {
 		return RaiseOutput{}, t.fail("question raise", err)
 	}
@@ -105,9 +105,10 @@ func multiRoundTrip(ss *sdk.ServerSession) bool {
 // the engine refuses) leaves it open and the pause held, out.Asked saying
 // why. out's outcome is the question's status afterwards, paused while open.
 func (t *tools) settle(ctx context.Context, ss *sdk.ServerSession, eng *engine.Engine, out *RaiseOutput, res *sdk.ElicitResult, err error) {
+	fp := out.Question.Fingerprint // the question of the form, whatever id a merge gives it meanwhile
 	defer func() {
-		if now, err := eng.Get(out.QID); err == nil {
-			out.Question = now
+		if now, err := eng.GetByFingerprint(out.QID, fp); err == nil {
+			out.QID, out.Question = now.QID, now
 		}
 		if out.Outcome = engine.Paused; out.Question.Status != engine.StatusOpen {
 			out.Outcome = out.Question.Status
@@ -139,7 +140,7 @@ func (t *tools) settle(ctx context.Context, ss *sdk.ServerSession, eng *engine.E
 		out.Asked = "cancelled: the person closed the form without answering; the question stays open"
 		return
 	}
-	r.QID, r.Via = out.QID, ViaElicitation
+	r.QID, r.Via, r.Fingerprint = out.QID, ViaElicitation, fp
 	done, err := eng.Resolve(context.WithoutCancel(ctx), []engine.Resolution{r}, by)
 	if err != nil {
 		out.Asked = "refused: " + t.opts.Describe("state resolve", err).Line + "; the question stays open"
@@ -150,18 +151,22 @@ func (t *tools) settle(ctx context.Context, ss *sdk.ServerSession, eng *engine.E
 	out.NextAction = done.Resolved[0].NextAction
 }
 
-// sign is the request state that names question id: the id and its MAC
-// under the server's key, which changes every run.
-func (t *tools) sign(id string) string {
-	m := hmac.New(sha256.New, t.key)
-	m.Write([]byte(id))
-	return id + "." + hex.EncodeToString(m.Sum(nil))
+// sign is the request state that names the question of id and
+// fingerprint fp: "id.fp.mac", the MAC caplink makes, under the server's
+// key, which changes every run (docs/mcp.md).
+func (t *tools) sign(id, fp string) string {
+	return id + "." + fp + "." + caplink.Key(t.key).MAC("mcp-form", id, fp)
 }
 
-// verify returns the question id a request state this server made names.
-func (t *tools) verify(state string) (string, bool) {
-	id, _, ok := strings.Cut(state, ".")
-	return id, ok && hmac.Equal([]byte(t.sign(id)), []byte(state))
+// verify returns the question id and fingerprint a request state this
+// server made names.
+func (t *tools) verify(state string) (id, fp string, ok bool) {
+	id, rest, ok1 := strings.Cut(state, ".")
+	fp, mac, ok2 := strings.Cut(rest, ".")
+	if !ok1 || !ok2 || fp == "" || !caplink.Key(t.key).Valid(mac, "mcp-form", id, fp) {
+		return "", "", false
+	}
+	return id, fp, true
 }
 
 // decision reads an accepted form: the resolution it asks for, or why it

@@ -45,10 +45,10 @@ func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Ques
 			continue // it needs words: a terminal, serve or chat
 		}
 		m.Buttons = append(m.Buttons, Button{Label: n + ". " + engine.OptionTitle(opt),
-			Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, n, expiry)})
+			Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, q.Fingerprint, n, expiry)})
 	}
 	m.Buttons = append(m.Buttons, Button{Label: "Reject", Reject: true,
-		Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, RejectChoice, expiry)})
+		Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, q.Fingerprint, RejectChoice, expiry)})
 	fmt.Fprintf(&b, "Tap an option, or Reject to send it back for re-scoping. In words: %s", eng.ResolveCommand(q))
 	m.Text = b.String()
 	return m
@@ -118,12 +118,9 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if !ok {
 		return "not a button of this relay (forged or altered)", false
 	}
-	var ws *mdstore.Workspace
-	for _, w := range r.workspaces() {
-		if tk.validFor(r.cfg.Key, w.Project, w.Slug) {
-			ws = w
-			break
-		}
+	ws, eng, fp, err := r.tapped(tk)
+	if err != nil {
+		return err.Error(), false
 	}
 	if ws == nil {
 		return "not a button of this relay (forged or altered)", false
@@ -131,26 +128,31 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if !r.cfg.Now().Before(tk.expiry) {
 		return fmt.Sprintf("the buttons of %s expired at %s", tk.qid, tk.expiry.UTC().Format("2006-01-02T15:04:05Z")), false
 	}
-	eng, err := r.cfg.Open(ws)
-	if err != nil {
-		return err.Error(), false
+	// The question the button was sent for, under whatever id it has now:
+	// never the question that holds its qid now.
+	q, err := eng.GetByFingerprint(tk.qid, fp)
+	if errors.Is(err, engine.ErrChanged) {
+		return changedText(tk.qid), false
 	}
-	q, err := eng.Get(tk.qid)
 	if err != nil {
 		return err.Error(), false
 	}
 	if q.Status != engine.StatusOpen {
-		return fmt.Sprintf("%s was already %s", tk.qid, strings.ToLower(outcome(q, nil))), false
+		return fmt.Sprintf("%s was already %s", q.QID, strings.ToLower(outcome(q, nil))), false
 	}
 	item := engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: tk.choice}
 	if tk.choice == RejectChoice {
 		item = engine.Resolution{QID: q.QID, Kind: engine.StatusRejected, Text: "rejected with one tap on " + t.Channel + ", without words"}
 	}
+	item.Fingerprint = fp
 	item.Via, _, _ = strings.Cut(t.Channel, " ") // the kind of channel: ntfy, telegram, slack
 	res, err := eng.Resolve(ctx, []engine.Resolution{item}, t.By)
+	if errors.Is(err, engine.ErrChanged) {
+		return changedText(tk.qid), false
+	}
 	if errors.Is(err, engine.ErrNotOpen) || errors.Is(err, engine.ErrConflict) {
-		if q, gerr := eng.Get(tk.qid); gerr == nil && q.Status != engine.StatusOpen {
-			return fmt.Sprintf("%s was already %s", tk.qid, strings.ToLower(outcome(q, nil))), false
+		if q, gerr := eng.GetByFingerprint(tk.qid, fp); gerr == nil && q.Status != engine.StatusOpen {
+			return fmt.Sprintf("%s was already %s", q.QID, strings.ToLower(outcome(q, nil))), false
 		}
 	}
 	if err != nil {

@@ -17,10 +17,13 @@ const RecordFile = "relay.json"
 
 // sent is one message on one channel about an open question.
 type sent struct {
-	QID     string `json:"qid"`
-	Channel string `json:"channel"` // Channel.Name()
-	Ref     string `json:"ref"`     // the service's id of the message
-	SentAt  string `json:"sent_at"`
+	QID string `json:"qid"`
+	// Fingerprint is the question's (engine.Fingerprint): what the
+	// message is of, whatever id a merge gives the question later.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Channel     string `json:"channel"` // Channel.Name()
+	Ref         string `json:"ref"`     // the service's id of the message
+	SentAt      string `json:"sent_at"`
 }
 
 // record is a workspace's relay.json: the messages of questions still
@@ -57,14 +60,8 @@ func (r record) save(dir string) error {
 	return mdstore.Ignore(dir, "what devrites-engine relay sent, on this machine", RecordFile)
 }
 
-func (r record) find(qid, channel string) (sent, bool) {
-	i := slices.IndexFunc(r.Sent, func(s sent) bool { return s.QID == qid && s.Channel == channel })
-	if i < 0 {
-		return sent{}, false
-	}
-	return r.Sent[i], true
-}
-
-func (r *record) remove(qid, channel string) {
-	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool { return s.QID == qid && s.Channel == channel })
+// removeRef drops the message ref of channel: two messages may carry one
+// qid, when a merge gave the id of one question to another.
+func (r *record) removeRef(ref, channel string) {
+	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool { return s.Ref == ref && s.Channel == channel })
 }

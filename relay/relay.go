@@ -279,7 +279,8 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			continue
 		}
 		for _, q := range pauses {
-			if _, done := rec.find(q.QID, ch.Name()); done {
+			old, done := rec.sentFor(q, ch.Name())
+			if done && old.QID == q.QID {
 				continue
 			}
 			if ctx.Err() != nil {
@@ -294,17 +295,25 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 				return fmt.Errorf("sending %s/%s: %w", ws.Slug, q.QID, err)
 			}
 			if err := r.edit(ws, func(rec *record) {
-				rec.Sent = append(rec.Sent, sent{QID: q.QID, Channel: ch.Name(), Ref: ref, SentAt: r.cfg.Now().UTC().Format(time.RFC3339)})
+				rec.Sent = append(rec.Sent, sent{QID: q.QID, Fingerprint: q.Fingerprint, Channel: ch.Name(), Ref: ref, SentAt: r.stamp()})
 			}); err != nil {
 				return err
 			}
 			r.logf("sent %s/%s to %s", ws.Slug, q.QID, ch.Name())
+			if done { // sent before a merge renumbered it: the old copy is told
+				if err := r.renumbered(ctx, ch, ws, old, q); err != nil {
+					return err
+				}
+				rec.removeRef(old.Ref, old.Channel)
+			}
 		}
 		for _, s := range rec.Sent {
-			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, func(q engine.Question) bool { return q.QID == s.QID }) {
+			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, func(q engine.Question) bool {
+				return q.Fingerprint == s.Fingerprint || s.Fingerprint == "" && q.QID == s.QID
+			}) {
 				continue
 			}
-			q, err := eng.Get(s.QID)
+			q, err := lookUp(eng, s)
 			if err == nil && q.Status == engine.StatusOpen {
 				continue // open, no longer a pause (a stop, another pause): the buttons still work
 			}
@@ -312,10 +321,13 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 				q = engine.Question{QID: s.QID}
 			}
 			m := Message{Slug: ws.Slug, QID: s.QID, Title: title(ws, q), Outcome: outcome(q, err)}
+			if text, ok := changedOutcome(err); ok {
+				m.Outcome = text
+			}
 			if err := ch.Update(context.WithoutCancel(ctx), s.Ref, m); err != nil {
 				return fmt.Errorf("updating %s/%s: %w", ws.Slug, s.QID, err)
 			}
-			if err := r.edit(ws, func(rec *record) { rec.remove(s.QID, s.Channel) }); err != nil {
+			if err := r.edit(ws, func(rec *record) { rec.removeRef(s.Ref, s.Channel) }); err != nil {
 				return err
 			}
 			r.logf("updated %s/%s on %s: %s", ws.Slug, s.QID, ch.Name(), m.Outcome)

@@ -200,7 +200,7 @@ func TestNtfyRefusals(t *testing.T) {
 	// A token of another shape, one altered, and one for another
 	// workspace's key are refused, and nothing is recorded.
 	other := newProject(t)
-	alien := tapToken(other.key, other.ws.Project, "pay", id, "1", clock.Add(time.Hour))
+	alien := tapToken(other.key, other.ws.Project, "pay", id, p.question(id).Fingerprint, "1", clock.Add(time.Hour))
 	for _, forged := range []string{"yes please", strings.Replace(token, ":1:", ":2:", 1), alien} {
 		if err := srv.Publish("team-replies", forged); err != nil {
 			t.Fatal(err)
@@ -239,7 +239,7 @@ func TestExpiredTapRefused(t *testing.T) {
 	p := newProject(t)
 	id := p.raise("Which rounding?")
 	r := p.relay()
-	expired := tapToken(p.key, p.ws.Project, "pay", id, "1", clock.Add(-time.Second))
+	expired := tapToken(p.key, p.ws.Project, "pay", id, p.question(id).Fingerprint, "1", clock.Add(-time.Second))
 	var told string
 	r.answer(context.Background(), Tap{Channel: "test", Token: expired, By: "tester", Allowed: true,
 		Reply: func(_ context.Context, s string) { told = s }})
@@ -329,21 +329,28 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 
 func TestTokenShape(t *testing.T) {
 	k := caplink.Key(bytes.Repeat([]byte{7}, 32))
-	tok := tapToken(k, "/p", "a-very-long-slug-of-sixty-four-characters-is-not-in-the-token-00", "q-2026-11-29-999999", RejectChoice, clock)
+	const slug = "a-very-long-slug-of-sixty-four-characters-is-not-in-the-token-00"
+	fp := strings.Repeat("ab", 32)
+	tok := tapToken(k, "/p", slug, "q-2026-11-29-999999", fp, RejectChoice, clock)
 	if len(tok) > 64 {
 		t.Errorf("token %q is %d bytes; Telegram takes 64", tok, len(tok))
 	}
 	tk, ok := parseToken(tok)
-	if !ok || !tk.validFor(k, "/p", "a-very-long-slug-of-sixty-four-characters-is-not-in-the-token-00") {
+	if !ok || !tk.validFor(k, "/p", slug, fp) {
 		t.Fatalf("token %q does not check", tok)
 	}
-	for _, slug := range []string{"other"} {
-		if tk.validFor(k, "/p", slug) {
-			t.Errorf("token valid for slug %s", slug)
-		}
+	if tk.validFor(k, "/p", "other", fp) {
+		t.Error("token valid for slug other")
 	}
-	if tk.validFor(k, "/q", "a-very-long-slug-of-sixty-four-characters-is-not-in-the-token-00") {
+	if tk.validFor(k, "/q", slug, fp) {
 		t.Error("token valid for another project")
+	}
+	// The token binds the whole fingerprint: another question's, even
+	// one that starts alike, does not check.
+	for _, other := range []string{"abababab" + strings.Repeat("cd", 28), strings.Repeat("cd", 32)} {
+		if tk.validFor(k, "/p", slug, other) {
+			t.Errorf("token valid for fingerprint %s", other)
+		}
 	}
 }
 

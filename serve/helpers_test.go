@@ -164,7 +164,17 @@ func (f *fixture) post(target string, form url.Values) *httptest.ResponseRecorde
 // link is the capability link of a question of the fixture's project.
 func (f *fixture) link(slug, id string) string {
 	p := f.s.projects[0]
-	return "/q/" + slug + "/" + id + "?t=" + p.key.Token(p.dir, slug, id)
+	return "/q/" + slug + "/" + id + "?t=" + p.key.Token(p.dir, slug, id, f.fingerprint(slug, id))
+}
+
+// fingerprint is the fingerprint of a question of the fixture's project,
+// or "" when there is no such question.
+func (f *fixture) fingerprint(slug, id string) string {
+	q, err := eng(f.t, f.dir, slug, f.now).Get(id)
+	if err != nil {
+		return ""
+	}
+	return q.Fingerprint
 }
 
 // page opens a question's page and returns its form's CSRF token.

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -112,7 +113,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 			}
 			for _, q := range qs {
 				page.Entries = append(page.Entries, entry{Project: name, Slug: ws.Slug, Q: q, Age: q.Age(now),
-					Link: caplink.Path(ws.Slug, q.QID, p.key.Token(p.dir, ws.Slug, q.QID)), Headline: headline(q.Question)})
+					Link: caplink.Path(ws.Slug, q.QID, p.key.Token(p.dir, ws.Slug, q.QID, q.Fingerprint)), Headline: headline(q.Question)})
 			}
 		}
 	}
@@ -147,12 +148,14 @@ func (s *Server) open(ws *mdstore.Workspace) (*engine.Engine, error) {
 	return engine.Open(ws, s.cfg.Now, s.cfg.LockTimeout, "")
 }
 
-// target is the question a capability link names.
+// target is the question a capability link names: by its fingerprint,
+// under the qid it had when the link was made.
 type target struct {
 	p     *project
 	ws    *mdstore.Workspace
 	slug  string
 	qid   string
+	fp    string
 	token string
 }
 
@@ -165,8 +168,8 @@ func (t target) link() string { return caplink.Path(t.slug, t.qid, t.token) }
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (target, bool) {
 	t := target{slug: r.PathValue("slug"), qid: r.PathValue("qid"), token: r.URL.Query().Get("t")}
 	for _, p := range s.projects {
-		if p.key.Valid(t.token, "answer", p.dir, t.slug, t.qid) {
-			t.p = p
+		if fp, ok := p.key.Opens(t.token, p.dir, t.slug, t.qid); ok {
+			t.p, t.fp = p, fp
 			break
 		}
 	}
@@ -182,16 +185,18 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (target, bool
 	return t, true
 }
 
-// current opens the engine of a target's workspace and reads its question.
-// A question that is no longer open ends its link: 403, saying what became
-// of it.
+// current opens the engine of a target's workspace and reads its question:
+// the one of the link's fingerprint, under whatever id it has now. None
+// (a merge, a branch switch or an edit changed it) is 409, the page saying
+// the question changed; one no longer open ends its link: 403, saying
+// what became of it.
 func (s *Server) current(w http.ResponseWriter, r *http.Request, t target) (*engine.Engine, engine.Question, bool) {
 	eng, err := s.open(t.ws)
 	if err != nil {
 		s.refuse(w, r, err)
 		return nil, engine.Question{}, false
 	}
-	q, err := eng.Get(t.qid)
+	q, err := eng.GetByFingerprint(t.qid, t.fp)
 	if err != nil {
 		s.refuse(w, r, err)
 		return nil, q, false
@@ -275,17 +280,18 @@ func options(q engine.Question) []option {
 }
 
 // csrf is the form token of a question page issued at a time: the time and
-// a MAC over it, the project, the slug and the qid.
+// a MAC over it, the project, the slug, the qid and the fingerprint of
+// the link.
 func (s *Server) csrf(t target, at time.Time) string {
 	issued := strconv.FormatInt(at.Unix(), 10)
-	return issued + "." + t.p.key.MAC("csrf", t.p.dir, t.slug, t.qid, issued)
+	return issued + "." + t.p.key.MAC("csrf", t.p.dir, t.slug, t.qid, t.fp, issued)
 }
 
 // csrfValid: made for this question, and issued less than csrfTTL ago.
 func (s *Server) csrfValid(t target, token string) bool {
 	issued, mac, ok := strings.Cut(token, ".")
 	n, err := strconv.ParseInt(issued, 10, 64)
-	if !ok || err != nil || !t.p.key.Valid(mac, "csrf", t.p.dir, t.slug, t.qid, issued) {
+	if !ok || err != nil || !t.p.key.Valid(mac, "csrf", t.p.dir, t.slug, t.qid, t.fp, issued) {
 		return false
 	}
 	age := s.cfg.Now().Sub(time.Unix(n, 0))
@@ -333,7 +339,12 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	// The write completes even when the person's connection drops.
 	ctx := context.WithoutCancel(r.Context())
 	res.Via = "serve"
+	res.Fingerprint = t.fp // the question of the link, whatever id it has when the lock is taken
 	out, notify, err := eng.ResolveThenNotify(ctx, []engine.Resolution{res}, f.By)
+	if errors.Is(err, engine.ErrChanged) {
+		s.changed(w, r) // changed between the read and the lock
+		return
+	}
 	if err != nil {
 		status := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {
@@ -422,6 +433,7 @@ func checkName(by string) (int, string) {
 //	bad arguments (exit 7)                         422, the form shown again
 //	malformed, schema, ambiguous qid (exit 6)      409: the workspace needs doctor
 //	conflict, not open, paused, stopped (exit 5)   409
+//	the question changed (exit 5)                  409 (a page of its own: changed)
 //	unknown qid, no workspace, missing (4, 2)      404
 //	anything else (exit 1)                         500
 func statusOf(err error) int {
@@ -430,7 +442,7 @@ func statusOf(err error) int {
 		return http.StatusServiceUnavailable
 	case "bad-arguments":
 		return http.StatusUnprocessableEntity
-	case "schema", "ambiguous-qid", "malformed", "conflict", "paused", "stopped", "not-open", "exists":
+	case "schema", "ambiguous-qid", "malformed", "conflict", "paused", "stopped", "not-open", "exists", "question-changed":
 		return http.StatusConflict
 	case "unknown-qid", "unknown-fingerprint", "unknown-rule", "no-workspace", "missing-file":
 		return http.StatusNotFound
@@ -440,9 +452,20 @@ func statusOf(err error) int {
 
 // refuse writes the page of an engine error while reading.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, engine.ErrChanged) {
+		s.changed(w, r)
+		return
+	}
 	status := statusOf(err)
 	if status == http.StatusUnprocessableEntity {
 		status = http.StatusNotFound // a qid in the path that is no id: no such question
 	}
 	s.fail(w, r, status, http.StatusText(status), err.Error(), mdstore.Hints(err)...)
+}
+
+// changed is the page of a link or form whose question no question of
+// the workspace is now: nothing was recorded, on it or on another.
+func (s *Server) changed(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusConflict, "The question changed",
+		"The question this link was made for is not in the workspace any more as it was asked: a merge, a branch switch or an edit changed it. Nothing was recorded. Open the question again from the inbox or a newer message.")
 }

@@ -71,7 +71,7 @@ func TestInbox(t *testing.T) {
 	}
 	// Each link is the question's capability link.
 	p := f.s.projects[0]
-	if !strings.Contains(body, `href="`+html.EscapeString(caplink.Path("auth", qAuth, p.key.Token(dir, "auth", qAuth)))+`"`) {
+	if !strings.Contains(body, `href="`+html.EscapeString(caplink.Path("auth", qAuth, p.key.Token(dir, "auth", qAuth, f.fingerprint("auth", qAuth))))+`"`) {
 		t.Errorf("the inbox does not link auth/%s with its token", qAuth)
 	}
 }
@@ -80,7 +80,7 @@ func TestInbox(t *testing.T) {
 func TestInboxNeedsItsToken(t *testing.T) {
 	f := newFixture(t)
 	for name, target := range map[string]string{"no token": "/", "wrong token": "/?t=abc",
-		"a question's token": "/?t=" + f.s.projects[0].key.Token(f.dir, "pay", q1)} {
+		"a question's token": "/?t=" + f.s.projects[0].key.Token(f.dir, "pay", q1, f.fingerprint("pay", q1))} {
 		if w := f.get(target); w.Code != http.StatusForbidden || strings.Contains(w.Body.String(), q1) {
 			t.Errorf("%s: got %d, want 403 and no question named", name, w.Code)
 		}
@@ -323,8 +323,8 @@ func TestAnswerNeedsBothTokens(t *testing.T) {
 		{"a CSRF token a day old", f.link("pay", q1), csrf, 24*time.Hour + time.Second},
 		{"no capability token", "/q/pay/" + q1, csrf, 0},
 		{"a wrong capability token", "/q/pay/" + q1 + "?t=" + strings.Repeat("A", 43), csrf, 0},
-		{"another question's capability token", "/q/pay/" + q1 + "?t=" + p.key.Token(dir, "pay", two), csrf, 0},
-		{"another workspace's capability token", "/q/pay/" + q1 + "?t=" + p.key.Token(dir, "auth", q1), csrf, 0},
+		{"another question's capability token", "/q/pay/" + q1 + "?t=" + p.key.Token(dir, "pay", two, f.fingerprint("pay", two)), csrf, 0},
+		{"another workspace's capability token", "/q/pay/" + q1 + "?t=" + p.key.Token(dir, "auth", q1, f.fingerprint("pay", q1)), csrf, 0},
 		{"the inbox token", "/q/pay/" + q1 + "?t=" + f.s.inboxToken(), csrf, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,7 +360,7 @@ func TestLinkEndsWhenFinal(t *testing.T) {
 	for _, w := range []interface{ Result() *http.Response }{
 		f.get(f.link("pay", q1)),
 		f.post(f.link("pay", q1), answerForm(csrf, "answer", "2", "", "bob")),
-		f.get("/q/pay/" + q1 + "/events?t=" + f.s.projects[0].key.Token(f.dir, "pay", q1)),
+		f.get("/q/pay/" + q1 + "/events?t=" + f.s.projects[0].key.Token(f.dir, "pay", q1, f.fingerprint("pay", q1))),
 	} {
 		resp := w.Result()
 		b := new(strings.Builder)

@@ -92,6 +92,7 @@ var globalFlags = []cli.Flag{
 	&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 	&cli.DurationFlag{Name: "lock-timeout", Value: 10 * time.Second, Usage: "how long to wait for the workspace lock"},
 	&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on success (errors and warnings still print)"},
+	&cli.StringFlag{Name: "fingerprint", Usage: "the question meant, when a merge gave its id to another: its fingerprint (8 or more hex digits)"},
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
@@ -255,7 +256,7 @@ func envOf(c *cli.Context) (*env, error) {
 		return nil, mdstore.Errorf(engine.ErrBadArgs, "%w", err)
 	}
 	// A flag given with an empty value is a slip, never "the default".
-	for _, name := range []string{"workspace", "root", "slug", "by", "event", "listen"} {
+	for _, name := range []string{"workspace", "root", "slug", "by", "event", "listen", "fingerprint"} {
 		if c.IsSet(name) && strings.TrimSpace(c.String(name)) == "" {
 			return nil, mdstore.Errorf(errUsage, "--%s is empty", name)
 		}
@@ -315,6 +316,7 @@ func (e *env) engineOf(ws *mdstore.Workspace) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	eng.Pick = e.c.String("fingerprint")
 	e.warn(eng.Templates.Warnings)
 	if err := eng.ConfigErr(); err != nil {
 		e.warn([]string{err.Error() + "; nothing is written until it is fixed"})

@@ -34,7 +34,7 @@ var codes = map[string]int{
 	"io":            exitIO,
 	"busy":          exitBusy,
 	"bad-arguments": exitBadArgs, "usage": exitBadArgs,
-	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed,
+	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed, "question-changed": exitConflict,
 	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict, "untrusted": exitConflict,
 	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown, "unknown-trust": exitUnknown,
 	"held": exitPaused, "unknown-claim": exitNoSpace, "not-owner": exitNoSpace, "not-live": exitNoSpace,
@@ -122,6 +122,10 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 func failure(err error) mcp.Failure {
 	code, kind := exitCode(err)
 	hints := mdstore.Hints(err)
+	var amb *engine.AmbiguousError
+	if errors.As(err, &amb) {
+		hints = append(hints, ambiguityHints(err, amb)...)
+	}
 	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
 		hints = append(hints, remedy(r, subject))
 	}
@@ -161,4 +165,31 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// ambiguityHints are the commands that name each of the questions of an
+// ambiguous id, as the command that failed would name it (docs/formats.md,
+// "Question fingerprint").
+func ambiguityHints(err error, a *engine.AmbiguousError) []string {
+	cmd := "state resolve"
+	var ce *cmdError
+	if errors.As(err, &ce) {
+		cmd = ce.cmd
+	}
+	var out []string
+	for i, q := range a.Questions {
+		flags := ""
+		if a.Slug != "" {
+			flags = "--slug " + a.Slug + " "
+		}
+		line := "devrites-engine " + cmd + " " + flags + "--fingerprint " + engine.ShortFingerprint(q.Fingerprint) + " " + q.QID
+		if cmd == "state resolve" {
+			line = a.Resolve[i]
+		}
+		out = append(out, fmt.Sprintf("%s %q: %s", q.QID, oneLine(q.Question), line))
+	}
+	if cmd == "state resolve" {
+		return append(out, "nothing was written; name the question you mean with its --fingerprint")
+	}
+	return append(out, "name the question you mean with its --fingerprint")
 }

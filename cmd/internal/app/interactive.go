@@ -144,7 +144,7 @@ func cmdAnswer(c *cli.Context) error {
 		if !again {
 			// Someone may have answered it since the walk began: the
 			// person is asked only what is still open.
-			cur, err := it.eng.Get(it.q.QID)
+			cur, err := it.eng.GetByFingerprint(it.q.QID, it.q.Fingerprint)
 			if err == nil && cur.Status != engine.StatusOpen {
 				by := ""
 				if cur.AnsweredBy != "" {

@@ -135,11 +135,11 @@ func (p *prompter) ask(q engine.Question, skip bool) (answerOf, bool, error) {
 					return answerOf{}, false, err
 				}
 				if reason != "" {
-					return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: kind, Text: reason}}, true, nil
+					return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: kind, Text: reason, Fingerprint: q.Fingerprint}}, true, nil
 				}
 			}
 		default:
-			return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: s}}, true, nil
+			return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: s, Fingerprint: q.Fingerprint}}, true, nil
 		}
 	}
 }
