@@ -67,7 +67,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	var held *Decision
 	if ok && g.Rules.Untrusted != "" {
 		held = &Decision{Paused, RuleApproval, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so it does not apply (%s)",
-			rule.Reason, g.Rules.Path, g.Rules.Untrusted, g.Rules.TrustCommand), g.Rules.Path}
+			rule.Reason, g.Rules.Path, g.Rules.Untrusted, TrustHint), g.Rules.Path}
 		ok = false
 	}
 	if !afk.On {
@@ -91,7 +91,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	}
 	notTrusted := func(n int, why string) Decision {
 		return Decision{Paused, n, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so nothing is auto-picked (%s)",
-			why, afk.Path, afk.Untrusted, afk.TrustCommand), afk.Path}
+			why, afk.Path, afk.Untrusted, TrustHint), afk.Path}
 	}
 	if slices.Contains(afk.AllowGates, g.Gate) {
 		if afk.Untrusted != "" {
@@ -150,6 +150,9 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 	if r := g.Rules.match(NeverAuto, g.Breakpoint, g.Tags); r != nil {
 		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
+	if r := g.Rules.matchQuestion(PersonOnly, g.Rules.slugOf(), Question{Gate: g.Gate, Tags: g.Tags, Breakpoint: g.Breakpoint}); r != nil {
+		return &Decision{Paused, 3, "person-only", fmt.Sprintf("%s has person-only rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
+	}
 	for _, t := range g.Tags {
 		if t = normTag(t); t == "scope" || t == "acceptance" {
 			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t), ""}
@@ -188,7 +191,8 @@ func normTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 // The engine's own auto-picks (answered_by afk, or an auto field) are
 // skipped: they are not a person's judgement either way, and counting them
 // as breaks would make rule 7 undo itself every time it fires. Open
-// questions, provisional ones included, are not resolutions.
+// questions, provisional ones included, are not resolutions. A resolution
+// that is not a person's own on this machine (streak.go) ends the streak.
 func HumanStreak(history []Question, bp string) int {
 	var done []Question
 	for _, q := range history {
@@ -203,7 +207,7 @@ func HumanStreak(history []Question, bp string) int {
 		if q.AnsweredBy == "afk" || q.Auto != "" {
 			continue
 		}
-		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 {
+		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 || !q.here {
 			break
 		}
 		n++

@@ -33,6 +33,9 @@ type RaiseRequest struct {
 	// NoAlwaysApprove keeps the "always approve" offer off the question
 	// (written always_approve: no).
 	NoAlwaysApprove bool `json:"no_always_approve"`
+	// Via is how an answer recorded with Answered or Choice came
+	// (answered_via, person.go); the caller sets it, never its input.
+	Via string `json:"-"`
 }
 
 // RaiseResult is the outcome of a raise.
@@ -262,6 +265,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		return nil, err
 	}
 	by, err = e.answerer(by)
+	if err == nil {
+		err = e.recordGuard(r) // person.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +352,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
 			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			rec := resolution{kind: StatusAnswered}
+			rec := resolution{kind: StatusAnswered, via: r.Via}
 			if r.Answered != nil {
 				rec.text = *r.Answered
 			}

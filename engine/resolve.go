@@ -155,6 +155,9 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 				continue
 			}
 			id, err := e.validate(f, it, by, batch, where(it))
+			if err == nil {
+				err = e.personGuard(f, id, it, where(it)) // person.go
+			}
 			if err != nil {
 				if !batch {
 					return done{}, err
@@ -228,6 +231,7 @@ func (e *Engine) resolve(ctx context.Context, items []Resolution, by string, bat
 	if err != nil {
 		return nil, nil, err
 	}
+	e.remember(d.fired) // streak.go
 	return d.res, func(ctx context.Context) []string {
 		var warnings []string
 		for _, ev := range d.fired {
@@ -320,7 +324,7 @@ func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Que
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
 	}
 	kvs = append(kvs, mdstore.KV{Key: "answered_by", Value: by})
-	if r.via != "" {
+	if r.via = viaOf(r.via, by, auto); r.via != "" {
 		kvs = append(kvs, mdstore.KV{Key: "answered_via", Value: r.via})
 	}
 	if auto != "" {

@@ -49,30 +49,47 @@ const (
 const (
 	AlwaysApprove = "always-approve"
 	NeverAuto     = "never-auto"
+	// PersonOnly: the questions it selects are answered only through a
+	// person's channel (person.go); it only narrows what passes.
+	PersonOnly = "person-only"
 )
+
+// ScopeProject is the scope of a rule that applies in every workspace of
+// the project; without it, an always-approve rule applies only in the
+// workspace its slug names.
+const ScopeProject = "project"
 
 // Rule is one approval rule.
 type Rule struct {
 	ID         string `json:"id" yaml:"id"`
 	Breakpoint string `json:"breakpoint,omitempty" yaml:"breakpoint,omitempty"`
 	Tag        string `json:"tag,omitempty" yaml:"tag,omitempty"`
+	Gate       string `json:"gate,omitempty" yaml:"gate,omitempty"`
 	Action     string `json:"action" yaml:"action"`
-	CreatedBy  string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
-	CreatedAt  string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
-	Note       string `json:"note,omitempty" yaml:"note,omitempty"`
-	Line       int    `json:"line,omitempty" yaml:"-"` // in rules.yaml
+	// Slug is the workspace the rule applies in; Scope "project" makes it
+	// apply in every one (rules_scope.go).
+	Slug      string `json:"slug,omitempty" yaml:"slug,omitempty"`
+	Scope     string `json:"scope,omitempty" yaml:"scope,omitempty"`
+	CreatedBy string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
+	CreatedAt string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
+	Note      string `json:"note,omitempty" yaml:"note,omitempty"`
+	Line      int    `json:"line,omitempty" yaml:"-"` // in rules.yaml
 }
 
-// Selector is "breakpoint X" or "tag Y".
+// Selector is "breakpoint X", "tag Y" or "gate Z".
 func (r Rule) Selector() string {
-	if r.Breakpoint != "" {
+	switch {
+	case r.Breakpoint != "":
 		return "breakpoint " + r.Breakpoint
+	case r.Gate != "":
+		return "gate " + r.Gate
 	}
 	return "tag " + r.Tag
 }
 
 func (r Rule) sameSelector(o Rule) bool {
-	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && normTag(r.Tag) == normTag(o.Tag)
+	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && normTag(r.Tag) == normTag(o.Tag) ||
+		r.Gate != "" && r.Gate == o.Gate
 }
 
 // RuleProblem is a line of rules.yaml that makes it fail, or (Ignored) a key
@@ -90,11 +107,12 @@ type Rules struct {
 	// Untrusted says why its always-approve rules do not apply on this
 	// machine, "" when they do (or there are none); TrustCommand trusts it.
 	Untrusted    string `json:"untrusted,omitempty"`
-	TrustCommand string `json:"trust_command,omitempty"`
+	TrustCommand string `json:"-"` // offered only to a person at a terminal
 	// Problems make the file fail; Ignored are warned about.
 	Problems []RuleProblem `json:"-"`
 	Ignored  []RuleProblem `json:"-"`
 	data     []byte
+	slug     string // the workspace the rules are applied in (rules_scope.go)
 }
 
 func (r *Rules) where(p RuleProblem) string {
@@ -153,7 +171,7 @@ func LoadRules(devrites string) Rules {
 var ruleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // ruleKeys are the keys a rule may have.
-var ruleKeys = []string{"id", "breakpoint", "tag", "action", "created_by", "created_at", "note"}
+var ruleKeys = []string{"id", "breakpoint", "tag", "gate", "action", "slug", "scope", "created_by", "created_at", "note"}
 
 // parse reads r.data into List, Problems and Ignored. Every bad rule is
 // reported, not only the first; a YAML syntax error stops the parser.
@@ -257,6 +275,12 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 			rule.Breakpoint = val
 		case "tag":
 			rule.Tag = val
+		case "gate":
+			rule.Gate = val
+		case "slug":
+			rule.Slug = val
+		case "scope":
+			rule.Scope = val
 		case "action":
 			rule.Action = val
 		case "created_by":
@@ -273,12 +297,13 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 	case !ruleID().MatchString(rule.ID):
 		bad(item.Line, "id %q: want letters, digits, '.', '_' and '-'", rule.ID)
 	}
-	if (rule.Breakpoint == "") == (rule.Tag == "") {
-		bad(item.Line, "%s: want exactly one of breakpoint and tag", orUnnamed(rule.ID))
+	if n := countSet(rule.Breakpoint, rule.Tag, rule.Gate); n != 1 {
+		bad(item.Line, "%s: want exactly one of breakpoint, tag and gate", orUnnamed(rule.ID))
 	}
-	if rule.Action != AlwaysApprove && rule.Action != NeverAuto {
-		bad(item.Line, "%s: action %q is not always-approve or never-auto", orUnnamed(rule.ID), rule.Action)
+	if !slices.Contains(ruleActions, rule.Action) {
+		bad(item.Line, "%s: action %q is not always-approve, never-auto or person-only", orUnnamed(rule.ID), rule.Action)
 	}
+	probs = append(probs, rule.scopeProblems()...)
 	return rule, probs
 }
 
@@ -296,7 +321,7 @@ func (r *Rules) match(action, bp string, tags []string) *Rule {
 		return nil
 	}
 	for i, rule := range r.List {
-		if rule.Action != action {
+		if rule.Action != action || rule.Gate != "" || !rule.appliesIn(r.slug) {
 			continue
 		}
 		if rule.Breakpoint != "" && rule.Breakpoint == bp {

@@ -281,7 +281,7 @@ func cmdResolve(c *cli.Context) error {
 			return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
 				"an empty answer is never approval; use -- before an answer that starts with '-'")
 		}
-		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}}
+		items = []engine.Resolution{{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " "), Via: e.via()}}
 	}
 	ids := make([]string, 0, len(items))
 	if batch {
@@ -297,7 +297,7 @@ func cmdResolve(c *cli.Context) error {
 	}
 	var res *engine.ResolveResult
 	if batch {
-		res, err = eng.ResolveBatch(e.ctx, batchText, c.String("by"))
+		res, err = eng.ResolveBatchVia(e.ctx, batchText, c.String("by"), e.via())
 	} else {
 		res, err = eng.Resolve(e.ctx, items, c.String("by"))
 	}
@@ -454,6 +454,9 @@ func cmdQuestionShow(c *cli.Context) error {
 		return err
 	}
 	text := eng.ShowText(q)
+	if eng.OffersAlwaysApprove(q) && e.person() {
+		text += "always approve, at this terminal: " + eng.AlwaysApproveCommand(q) + "\n"
+	}
 	if e.color() { // the recommended option in bold
 		lines := strings.Split(text, "\n")
 		for i, l := range lines {

@@ -76,6 +76,7 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 // A resolution the engine refuses as bad arguments (an option that does not
 // exist) is shown and asked again (ok false); other errors end the command.
 func resolveOne(e *env, eng *engine.Engine, r answerOf) (bool, error) {
+	r.Resolution.Via = e.via()
 	res, err := eng.Resolve(e.ctx, []engine.Resolution{r.Resolution}, r.By)
 	if errors.Is(err, engine.ErrBadArgs) {
 		fmt.Fprintf(e.stdout, "not recorded: %v\n", err)
