@@ -22,7 +22,7 @@ func (e *env) person() bool {
 	if !isTerminal(e.stdin) {
 		return false
 	}
-	tty, err := os.Open("/dev/tty")
+	tty, err := os.Open(controllingTerminal)
 	if err != nil {
 		return false
 	}
