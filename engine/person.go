@@ -142,3 +142,25 @@ func (e *Engine) recordGuard(r RaiseRequest) error {
 	}
 	return nil
 }
+
+// unrecordedPause refuses a raise that would move state.md's pause off a
+// question that questions.md alone says is final (no Log line of its
+// resolution, no decision record): a branch that forged that block would
+// otherwise have its answer taken as given by the next pause
+// (doctor_evidence.go).
+func (e *Engine) unrecordedPause(f *files) error {
+	id := f.state.AwaitingQID()
+	b := f.questions.Find(id)
+	if id == "" || b == nil {
+		return nil
+	}
+	st := b.Value("status")
+	if st != StatusAnswered && st != StatusDropped && st != StatusRejected || resolutionLogged(f.state, b.QID, st) {
+		return nil
+	}
+	if rec, ok := recordedDecision(f.decisions, b.QID); ok && rec.status == st {
+		return nil
+	}
+	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "state.md awaits %s, which questions.md says is %s, but %s", id, st, noRecord),
+		"nothing was written; a person answers it, then this question can be raised")
+}

@@ -287,6 +287,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
 					Fix(mdstore.LiftStop, "")
 			}
+			if err := e.unrecordedPause(f); err != nil { // person.go
+				return nil, err
+			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
 					Hint("one question per pause: resolve it first, or re-slice").Fix(mdstore.ResolveAwaited, e.ResolveCommand(fromBlock(b, e.Now())))

@@ -9,7 +9,8 @@ import (
 // "status: answered … by alice" merges cleanly, with real git. doctor
 // never turns that line into an approval: it reports "answered with no
 // record" as an error, doctor --fix writes no decision and does not move
-// state.md on, and state check still stops (exit 3). Both state.md
+// state.md on, state check still stops (exit 3), and raising the next
+// question is refused rather than moving the pause off it. Both state.md
 // encodings.
 func TestForgedAnswerMerged(t *testing.T) {
 	for _, form := range []string{"table", "bullets-crlf"} {
@@ -66,6 +67,15 @@ func TestForgedAnswerMerged(t *testing.T) {
 			}
 			if code, out, _ := l.exec("a", engineName, "state", "check"); code != exitPaused {
 				t.Errorf("state check: exit %d, want %d (stop)\n%s", code, exitPaused, out)
+			}
+			// Nor does the next pause take the forged answer as given.
+			questions := l.read("a/" + gitWS + "questions.md")
+			code, _, errs := l.exec("a", engineName, "question", "raise", "--gate", "blocking", "--question", "Next?", "--option", "Yes")
+			if code != exitConflict || !strings.Contains(errs, "answered with no record: a person must confirm it with state resolve") {
+				t.Errorf("raise over the forged pause: exit %d, want %d\n%s", code, exitConflict, errs)
+			}
+			if l.read("a/"+gitWS+"questions.md") != questions || l.read("a/"+gitWS+"state.md") != state {
+				t.Error("the refused raise wrote")
 			}
 		})
 	}
