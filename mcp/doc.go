@@ -21,7 +21,8 @@
 //     answer the engine refuses, leave the question open and the pause
 //     held: outcome paused, with the resume command.
 //   - relay_answer records answered_via: agent, so that words an agent
-//     relayed are never taken for words a person entered.
+//     relayed are never taken for words a person entered; a question that
+//     needs a person (engine.NeedsPerson) is refused with a tool error.
 //   - Over HTTP: loopback addresses only; every request must carry the
 //     bearer token made at start (401 otherwise), a Host header naming a
 //     loopback address (403), and no Origin other than the server's own
