@@ -59,21 +59,20 @@ const (
 // workspace its slug names.
 const ScopeProject = "project"
 
-// Rule is one approval rule.
+// Rule is one approval rule. Slug is the workspace it applies in; Scope
+// "project" makes it apply in every one (rules_scope.go).
 type Rule struct {
 	ID         string `json:"id" yaml:"id"`
 	Breakpoint string `json:"breakpoint,omitempty" yaml:"breakpoint,omitempty"`
 	Tag        string `json:"tag,omitempty" yaml:"tag,omitempty"`
 	Gate       string `json:"gate,omitempty" yaml:"gate,omitempty"`
 	Action     string `json:"action" yaml:"action"`
-	// Slug is the workspace the rule applies in; Scope "project" makes it
-	// apply in every one (rules_scope.go).
-	Slug      string `json:"slug,omitempty" yaml:"slug,omitempty"`
-	Scope     string `json:"scope,omitempty" yaml:"scope,omitempty"`
-	CreatedBy string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
-	CreatedAt string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
-	Note      string `json:"note,omitempty" yaml:"note,omitempty"`
-	Line      int    `json:"line,omitempty" yaml:"-"` // in rules.yaml
+	Slug       string `json:"slug,omitempty" yaml:"slug,omitempty"`
+	Scope      string `json:"scope,omitempty" yaml:"scope,omitempty"`
+	CreatedBy  string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
+	CreatedAt  string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
+	Note       string `json:"note,omitempty" yaml:"note,omitempty"`
+	Line       int    `json:"line,omitempty" yaml:"-"` // in rules.yaml
 }
 
 // Selector is "breakpoint X", "tag Y" or "gate Z".
