@@ -63,7 +63,7 @@ func viaOf(via, by, auto string) string {
 // tag (the AFK file's never_auto, or a never-auto rule by tag), or a
 // person-only rule of a rules file this machine trusts (by breakpoint,
 // tag or gate). A person-only rule of an untrusted file still applies: it
-// only narrows what passes.
+// only narrows what passes; a rules file that does not parse fails closed.
 func (e *Engine) NeedsPerson(q Question) (bool, string) {
 	if strings.TrimSpace(q.Gate) == "escalating" {
 		return true, "escalating gates need a person"
@@ -81,6 +81,11 @@ func (e *Engine) NeedsPerson(q Question) (bool, string) {
 	}
 	if r := e.Rules.matchTag(NeverAuto, q.Tags); r != nil {
 		return true, fmt.Sprintf("%s has never-auto rule %s", r.Selector(), r.ID)
+	}
+	if e.Rules.Broken {
+		// A person-only rule in it cannot be read: fail closed, as the
+		// policy does (rules-broken).
+		return true, e.Rules.Path + " does not parse, so a person-only rule in it cannot be read"
 	}
 	if r := e.Rules.matchQuestion(PersonOnly, e.WS.Slug, q); r != nil {
 		return true, fmt.Sprintf("%s has person-only rule %s", r.Selector(), r.ID)
