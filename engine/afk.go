@@ -136,7 +136,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")
 	case h.Untrusted != "":
 		return nil, mdstore.Errorf(ErrUntrusted, "%s is %s on this machine, so its notify command does not run", h.Path, h.Untrusted).
-			Hint("review it, then run: " + h.TrustCommand)
+			Hint(TrustHint)
 	}
 	f, err := e.read()
 	if err != nil {

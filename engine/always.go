@@ -15,6 +15,13 @@ func (e *Engine) AlwaysApproveCommand(q Question) string {
 	return "devrites-engine state resolve --always " + e.resolveFlags(q) + pickFlag(q) + q.QID + " 1"
 }
 
+// AlwaysApproveOffer is the "always approve" line's text: where the rule
+// would apply, and that a person makes it at a terminal. It holds no
+// command: an agent reading it has nothing to run (docs/trust.md).
+func (e *Engine) AlwaysApproveOffer(q Question) string {
+	return "a person at a terminal can answer option 1 and approve breakpoint " + q.Breakpoint + " in workspace " + e.WS.Slug + " from now on (state resolve --always)"
+}
+
 // alwaysRefusal says why an always-approve rule may not be added from q, or
 // returns nil: q needs a breakpoint and the offer (it was not raised with
 // --no-always-approve), and the rule must be able to apply, which rules 2–5
@@ -84,6 +91,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	// check refuses what it can from the files as they are, without a lock:
 	// the question, the offer, the rules, the answer itself.
 	check := func(rules *Rules) (Question, error) {
+		rules.slug = e.WS.Slug
 		f, err := e.read()
 		if err != nil {
 			return Question{}, err
@@ -108,12 +116,16 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return err
 		}
-		req := RuleRequest{Breakpoint: q.Breakpoint, Action: AlwaysApprove, By: by,
+		// The rule is this workspace's: the same breakpoint in another
+		// feature is another decision (rules_scope.go).
+		req := RuleRequest{Breakpoint: q.Breakpoint, Action: AlwaysApprove, By: by, Slug: e.WS.Slug,
 			Note: "state resolve --always " + id + " " + strings.TrimSpace(answer)}
 		if err := req.check(); err != nil {
 			return err
 		}
-		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer}}, by)
+		// The command line lets only a person at a terminal ask for a
+		// standing approval (docs/trust.md), so this is their answer.
+		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer, Via: ViaTerminal}}, by)
 		if err != nil {
 			return err
 		}

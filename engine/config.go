@@ -47,7 +47,7 @@ type AFK struct {
 	// allow_gates and auto_approve_after auto-pick nothing (docs/trust.md).
 	Untrusted string `json:"untrusted,omitempty"`
 	// TrustCommand is the command that trusts the file, when Untrusted.
-	TrustCommand string `json:"trust_command,omitempty"`
+	TrustCommand string `json:"-"` // offered only to a person at a terminal
 	data         []byte // the bytes the file was read as, which trust verifies
 	// Warnings name the file and line of each problem: first those that are
 	// ignored, then, when Broken, every one that makes the body fail.
@@ -145,6 +145,9 @@ func loadConfig(path string) AFK {
 			a.failed = len(failures)
 		}
 		return a
+	}
+	if err == nil {
+		err = symlinkRefused(path) // trust_files.go
 	}
 	if err != nil {
 		fail(fmt.Sprintf("%s: %v", path, err))
@@ -357,6 +360,10 @@ type Templates struct {
 	Rescope  string `yaml:"rescope_command"`
 	// Warnings name keys of engine.yaml that are not known (and so ignored).
 	Warnings []string `yaml:"-"`
+	// Invalid name values that are not templates of the engine's own
+	// commands, and a file that is a symbolic link: they are not used (the
+	// default stays) and doctor reports each as an error (templates.go).
+	Invalid []string `yaml:"-"`
 }
 
 // defaultTemplates match the DevRites skills.
@@ -380,6 +387,10 @@ func LoadTemplates(devrites string) (Templates, error) {
 	if err != nil {
 		return t, err
 	}
+	if err := symlinkRefused(path); err != nil {
+		t.Invalid = append(t.Invalid, fmt.Sprintf("%s: %v: its texts are not used", path, err))
+		return t, nil
+	}
 	// Parsed once: the node gives the keys' lines, then the texts.
 	var doc yaml.Node
 	var f Templates
@@ -400,10 +411,19 @@ func LoadTemplates(devrites string) (Templates, error) {
 			}
 		}
 	}
-	for _, p := range []struct{ from, to *string }{{&f.Resume, &t.Resume}, {&f.Continue, &t.Continue}, {&f.Rescope, &t.Rescope}} {
-		if strings.TrimSpace(*p.from) != "" {
-			*p.to = strings.TrimSpace(*p.from)
+	for _, p := range []struct {
+		key      string
+		from, to *string
+	}{{"resume_command", &f.Resume, &t.Resume}, {"continue_command", &f.Continue, &t.Continue}, {"rescope_command", &f.Rescope, &t.Rescope}} {
+		v := strings.TrimSpace(*p.from)
+		if v == "" {
+			continue
 		}
+		if why := templateProblem(p.key, v); why != "" {
+			t.Invalid = append(t.Invalid, fmt.Sprintf("%s: %s: %s; the default %q is used", path, p.key, why, *p.to))
+			continue
+		}
+		*p.to = v
 	}
 	return t, nil
 }

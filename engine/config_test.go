@@ -253,7 +253,7 @@ func TestLoadTemplates(t *testing.T) {
 	}{
 		{"absent", "", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "/rite-{phase}", Rescope: "/rite-plan reslice --feedback {qid}"}, 0, false},
 		{"one key", "rescope_command: ' /replan {qid} '\n", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "/rite-{phase}", Rescope: "/replan {qid}"}, 0, false},
-		{"unknown key", "continue_command: go\nfoo: bar\n", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "go", Rescope: "/rite-plan reslice --feedback {qid}"}, 1, false},
+		{"unknown key", "continue_command: /go\nfoo: bar\n", Templates{Resume: `/rite-resolve {qid} "<answer>"`, Continue: "/go", Rescope: "/rite-plan reslice --feedback {qid}"}, 1, false},
 		{"not YAML", "continue_command: [\n", Templates{}, 0, true},
 	}
 	for _, tt := range tests {

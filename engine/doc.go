@@ -8,6 +8,12 @@
 //   - No approval is ever invented: an empty or blank answer is refused, an
 //     option number must exist, the escape hatch needs words, and only the
 //     policy in Decide (policy.go) may answer for a person.
+//   - Nothing approves itself (docs/trust.md): every resolution records how
+//     it came (answered_via); a question that needs a person (NeedsPerson,
+//     person.go) is never resolved through an agent or a command line
+//     without a terminal; auto_approve_after counts only this machine's
+//     record of a person's picks (streak.go); doctor repairs a resolution
+//     only from its own Log line or decision record (doctor_evidence.go).
 //   - A rejection never abandons work: state.md's next_action becomes the
 //     re-scope command carrying the qid and its feedback.
 //   - Resolving is idempotent: the same resolution again succeeds and

@@ -41,6 +41,10 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
 			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
 	}
+	for _, w := range e.Templates.Invalid {
+		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: strings.TrimPrefix(w, filepath.Join(ws.Devrites, "engine.yaml")+": "),
+			Mend: "write a /rite-… or devrites-engine command with the placeholders {qid}, {phase}, {slice} and \"<answer>\", or delete the key"})
+	}
 	for _, w := range e.Templates.Warnings {
 		line, text := splitWarning(w, filepath.Join(ws.Devrites, "engine.yaml"))
 		d.add(Finding{Severity: SevWarning, Kind: "config", File: d.devritesName("engine.yaml"), Line: line, Problem: text,

@@ -272,6 +272,12 @@ func (d *doctor) checkDecisions(w *wsFiles) {
 	ledger := d.ledgerOf(w.decisions) // read once for both checks, and for --fix's repairs
 	d.checkLedger(w, ledger)
 	for _, b := range missingDecisions(w, ledger) {
+		if !resolutionLogged(w.state, b.QID, b.Value("status")) { // doctor_evidence.go
+			d.add(Finding{Severity: SevError, Kind: "no-record", File: mdstore.QuestionsFile, Line: b.Line(),
+				Problem: b.QID + " is " + b.Value("status") + " in questions.md, but " + noRecord,
+				Mend:    "doctor does not repair it: nothing but questions.md says a person decided it"})
+			continue
+		}
 		d.add(Finding{Severity: SevWarning, Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Problem: fmt.Sprintf("the decision of %s (%s, questions.md:%d) is not logged (a resolution interrupted before decisions.md was written?)", b.QID, b.Value("status"), b.Line()),
 			Mend:    "run: devrites-engine doctor --fix (appends it), or re-run the same state resolve", Fixable: !w.refused})

@@ -114,6 +114,10 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 			f.Mend = reconcile
 		}
 		d.add(f)
+	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.questions.Find(dr.awaited)):
+		d.add(Finding{Severity: SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
+			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.questions.Find(dr.awaited).Value("status"), noRecord),
+			Mend:    "doctor does not move state.md on: nothing but questions.md says a person decided it"})
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
 		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.questions.Find(dr.awaited).Value("status")))
 	}
@@ -184,6 +188,8 @@ func (d *doctor) reconcile(w *wsFiles) {
 		}
 		d.e.pause(f, q, text)
 		did = "state.md awaits " + q.QID + " (status awaiting_human)"
+	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil && d.unrecorded(w, w.questions.Find(dr.awaited)):
+		return // doctor_evidence.go: never moved on from questions.md alone
 	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil:
 		q := fromBlock(w.questions.Find(dr.awaited), d.e.Now())
 		st := q.Status

@@ -108,7 +108,7 @@ func (d *doctor) checkAFK() {
 	}
 	for _, u := range d.e.Untrusted() {
 		d.add(Finding{Severity: SevWarning, Kind: "trust", File: d.devritesName(filepath.Base(u.Path)),
-			Problem: u.Why + " on this machine: " + u.Effect, Mend: "review it, then run: " + u.Command})
+			Problem: u.Why + " on this machine: " + u.Effect, Mend: TrustHint})
 	}
 	if !h.On || h.Broken || h.Notify == "" {
 		return

@@ -68,7 +68,7 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	}
 	afk := LoadAFK(ws.Devrites)
 	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
-		Rules: LoadRules(ws.Devrites), configErr: err,
+		Rules: loadRulesIn(ws.Devrites, ws.Slug), configErr: err,
 		answerKey:         sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) }),
 		severalWorkspaces: sync.OnceValue(func() bool { return ws.Devrites != "" && len(mdstore.Workspaces(ws.Devrites)) > 1 })}, nil
 }
@@ -81,6 +81,9 @@ func (e *Engine) answerer(by string) (string, error) {
 	}
 	if strings.ContainsAny(by, "\r\n") {
 		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", oneLine(by)).Hint("a name is one line")
+	}
+	if err := CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
+		return "", err
 	}
 	return by, nil
 }
@@ -254,7 +257,7 @@ func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []Question {
 			out = append(out, q)
 		}
 	}
-	return out
+	return e.answeredHere(out) // streak.go
 }
 
 // cleanText normalises text a caller supplies: line breaks become "\n";

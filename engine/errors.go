@@ -56,6 +56,7 @@ var kinds = []struct {
 }{
 	{mdstore.ErrBusy, "busy"},
 	{ErrBadArgs, "bad-arguments"},
+	{ErrNeedsPerson, "needs-person"},
 	{mdstore.ErrBadSlug, "bad-arguments"},
 	{ErrSchema, "schema"},
 	{ErrAmbiguous, "ambiguous-qid"},

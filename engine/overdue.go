@@ -161,7 +161,7 @@ func (e *Engine) OverdueText(g Gatekeeping) string {
 	case why != "":
 		parts = append(parts, why)
 	case o.Accept != "" && e.Hook.Untrusted != "":
-		parts = append(parts, "not accepted by expiry while "+e.Hook.Path+" is "+e.Hook.Untrusted+" on this machine (trust it: "+e.Hook.TrustCommand+")")
+		parts = append(parts, "not accepted by expiry while "+e.Hook.Path+" is "+e.Hook.Untrusted+" on this machine ("+TrustHint+")")
 	case o.Accept != "":
 		parts = append(parts, "option 1 accepted by expiry "+shortDuration(o.ExpireAfter)+" after it is raised")
 	default:

@@ -67,7 +67,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	var held *Decision
 	if ok && g.Rules.Untrusted != "" {
 		held = &Decision{Paused, RuleApproval, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so it does not apply (%s)",
-			rule.Reason, g.Rules.Path, g.Rules.Untrusted, g.Rules.TrustCommand), g.Rules.Path}
+			rule.Reason, g.Rules.Path, g.Rules.Untrusted, TrustHint), g.Rules.Path}
 		ok = false
 	}
 	if !afk.On {
@@ -91,7 +91,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	}
 	notTrusted := func(n int, why string) Decision {
 		return Decision{Paused, n, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so nothing is auto-picked (%s)",
-			why, afk.Path, afk.Untrusted, afk.TrustCommand), afk.Path}
+			why, afk.Path, afk.Untrusted, TrustHint), afk.Path}
 	}
 	if slices.Contains(afk.AllowGates, g.Gate) {
 		if afk.Untrusted != "" {
@@ -152,8 +152,11 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 	}
 	// An auto-pick is never signed, so it would hold the agent for good
 	// (docs/signing.md): a person answers, and signs.
-	if r := g.Rules.matchQuestion(RequireSignature, Question{Gate: g.Gate, Breakpoint: g.Breakpoint, Tags: g.Tags}); r != nil {
+	if r := g.Rules.matchQuestion(RequireSignature, g.Rules.slugOf(), Question{Gate: g.Gate, Breakpoint: g.Breakpoint, Tags: g.Tags}); r != nil {
 		return &Decision{Paused, 3, "require-signature", fmt.Sprintf("%s has require-signature rule %s%s: a person answers and signs", r.Selector(), r.ID, createdBy(*r)), ""}
+	}
+	if r := g.Rules.matchQuestion(PersonOnly, g.Rules.slugOf(), Question{Gate: g.Gate, Tags: g.Tags, Breakpoint: g.Breakpoint}); r != nil {
+		return &Decision{Paused, 3, "person-only", fmt.Sprintf("%s has person-only rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
 	for _, t := range g.Tags {
 		if t = normTag(t); t == "scope" || t == "acceptance" {
@@ -193,7 +196,8 @@ func normTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 // The engine's own auto-picks (answered_by afk, or an auto field) are
 // skipped: they are not a person's judgement either way, and counting them
 // as breaks would make rule 7 undo itself every time it fires. Open
-// questions, provisional ones included, are not resolutions.
+// questions, provisional ones included, are not resolutions. A resolution
+// that is not a person's own on this machine (streak.go) ends the streak.
 func HumanStreak(history []Question, bp string) int {
 	var done []Question
 	for _, q := range history {
@@ -208,7 +212,7 @@ func HumanStreak(history []Question, bp string) int {
 		if q.AnsweredBy == "afk" || q.Auto != "" {
 			continue
 		}
-		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 {
+		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 || !q.here {
 			break
 		}
 		n++

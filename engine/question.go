@@ -66,7 +66,10 @@ type Question struct {
 	// AnsweredVia is how the resolution came when not from the command
 	// line: "agent" (relayed by an agent) or "elicitation" (the person's
 	// answer to the MCP client's form).
-	AnsweredVia string   `json:"answered_via,omitempty"`
+	AnsweredVia string `json:"answered_via,omitempty"`
+	// here: this machine recorded the resolution as a person's own
+	// (streak.go); only such resolutions make a streak.
+	here        bool
 	Auto        string   `json:"auto,omitempty"`
 	Provisional bool     `json:"provisional,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
@@ -449,7 +452,7 @@ func (e *Engine) ResolveCommand(q Question) string {
 func (e *Engine) resolveFlags(q Question) string {
 	flags := ""
 	if e.severalWorkspaces() {
-		flags += "--slug " + e.WS.Slug + " "
+		flags += "--slug " + shellWord(e.WS.Slug) + " "
 	}
 	if by := q.responderPlaceholder(); by != "" {
 		flags += "--by " + by + " "
@@ -468,7 +471,11 @@ func (q Question) responderPlaceholder() string {
 	if len(names) == 1 {
 		return shellWord(names[0])
 	}
-	return "<one of: " + strings.Join(names, ", ") + ">"
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = shellWord(n)
+	}
+	return "<one of: " + strings.Join(quoted, ", ") + ">"
 }
 
 // shellWord is s as one word of a shell command line: as it is when it

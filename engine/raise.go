@@ -33,6 +33,9 @@ type RaiseRequest struct {
 	// NoAlwaysApprove keeps the "always approve" offer off the question
 	// (written always_approve: no).
 	NoAlwaysApprove bool `json:"no_always_approve"`
+	// Via is how an answer recorded with Answered or Choice came
+	// (answered_via, person.go); the caller sets it, never its input.
+	Via string `json:"-"`
 }
 
 // RaiseResult is the outcome of a raise.
@@ -265,6 +268,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		return nil, err
 	}
 	by, err = e.answerer(by)
+	if err == nil {
+		err = e.recordGuard(r) // person.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -283,6 +289,9 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			if reason, stopped := stopReason(f.state); stopped {
 				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
 					Fix(LiftStop, "")
+			}
+			if err := e.unrecordedPause(f); err != nil { // person.go
+				return nil, err
 			}
 			if b := awaitedOpen(f); b != nil {
 				return nil, mdstore.Errorf(ErrPaused, "%s is still awaiting a human", b.QID).
@@ -349,7 +358,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
 			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			rec := resolution{kind: StatusAnswered}
+			rec := resolution{kind: StatusAnswered, via: r.Via}
 			if r.Answered != nil {
 				rec.text = *r.Answered
 			}

@@ -148,6 +148,7 @@ func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResu
 	if err != nil {
 		return nil, nil, err
 	}
+	e.remember(d.fired) // streak.go
 	return d.res, func(ctx context.Context) []string {
 		var warnings []string
 		for _, ev := range d.fired {
@@ -293,7 +294,7 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
 	}
 	kvs = append(kvs, mdstore.KV{Key: "answered_by", Value: by})
-	if r.via != "" {
+	if r.via = viaOf(r.via, by, auto); r.via != "" {
 		kvs = append(kvs, mdstore.KV{Key: "answered_via", Value: r.via})
 	}
 	if auto != "" {

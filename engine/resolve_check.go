@@ -76,6 +76,9 @@ func (e *Engine) validateAll(f *files, items []Resolution, bad lineErrors, by st
 	lineOf := map[string]int{}
 	for _, it := range items {
 		c, err := e.validate(f, it, by)
+		if err == nil {
+			err = e.personGuard(f, c.QID, it, it.where()) // person.go
+		}
 		switch {
 		case err != nil && it.Line == 0:
 			return nil, err

@@ -143,6 +143,9 @@ func (r *RaiseRequest) prepareRoute() error {
 			if strings.Contains(name, "\n") {
 				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", oneLine(name)).Hint("a route names people or roles, one line each")
 			}
+			if err := CheckName("--route", name); err != nil {
+				return err
+			}
 			if isRouteWord(name) {
 				name = strings.ToLower(name)
 			}

@@ -52,15 +52,26 @@ const (
 	// RequireSignature holds the agent until the resolution carries a
 	// valid signature of an allowed signer (signing.go, docs/signing.md).
 	RequireSignature = "require-signature"
+	// PersonOnly: the questions it selects are answered only through a
+	// person's channel (person.go); it only narrows what passes.
+	PersonOnly = "person-only"
 )
 
-// Rule is one approval rule.
+// ScopeProject is the scope of a rule that applies in every workspace of
+// the project; without it, an always-approve rule applies only in the
+// workspace its slug names.
+const ScopeProject = "project"
+
+// Rule is one approval rule. Slug is the workspace it applies in; Scope
+// "project" makes it apply in every one (rules_scope.go).
 type Rule struct {
 	ID         string `json:"id" yaml:"id"`
 	Breakpoint string `json:"breakpoint,omitempty" yaml:"breakpoint,omitempty"`
 	Tag        string `json:"tag,omitempty" yaml:"tag,omitempty"`
 	Gate       string `json:"gate,omitempty" yaml:"gate,omitempty"`
 	Action     string `json:"action" yaml:"action"`
+	Slug       string `json:"slug,omitempty" yaml:"slug,omitempty"`
+	Scope      string `json:"scope,omitempty" yaml:"scope,omitempty"`
 	CreatedBy  string `json:"created_by,omitempty" yaml:"created_by,omitempty"`
 	CreatedAt  string `json:"created_at,omitempty" yaml:"created_at,omitempty"`
 	Note       string `json:"note,omitempty" yaml:"note,omitempty"`
@@ -69,8 +80,11 @@ type Rule struct {
 
 // Selector is "breakpoint X", "tag Y" or "gate Z".
 func (r Rule) Selector() string {
-	if r.Breakpoint != "" {
+	switch {
+	case r.Breakpoint != "":
 		return "breakpoint " + r.Breakpoint
+	case r.Gate != "":
+		return "gate " + r.Gate
 	}
 	if r.Gate != "" {
 		return "gate " + r.Gate
@@ -98,11 +112,12 @@ type Rules struct {
 	// Untrusted says why its always-approve rules do not apply on this
 	// machine, "" when they do (or there are none); TrustCommand trusts it.
 	Untrusted    string `json:"untrusted,omitempty"`
-	TrustCommand string `json:"trust_command,omitempty"`
+	TrustCommand string `json:"-"` // offered only to a person at a terminal
 	// Problems make the file fail; Ignored are warned about.
 	Problems []RuleProblem `json:"-"`
 	Ignored  []RuleProblem `json:"-"`
 	data     []byte
+	slug     string // the workspace the rules are applied in (rules_scope.go)
 }
 
 func (r *Rules) where(p RuleProblem) string {
@@ -161,7 +176,7 @@ func LoadRules(devrites string) Rules {
 var ruleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // ruleKeys are the keys a rule may have.
-var ruleKeys = []string{"id", "breakpoint", "tag", "gate", "action", "created_by", "created_at", "note"}
+var ruleKeys = []string{"id", "breakpoint", "tag", "gate", "action", "slug", "scope", "created_by", "created_at", "note"}
 
 // parse reads r.data into List, Problems and Ignored. Every bad rule is
 // reported, not only the first; a YAML syntax error stops the parser.
@@ -267,6 +282,10 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 			rule.Tag = val
 		case "gate":
 			rule.Gate = val
+		case "slug":
+			rule.Slug = val
+		case "scope":
+			rule.Scope = val
 		case "action":
 			rule.Action = val
 		case "created_by":
@@ -286,15 +305,10 @@ func (r *Rules) readRule(item *yaml.Node) (Rule, []RuleProblem) {
 	if selectors(rule.Breakpoint, rule.Tag, rule.Gate) != 1 {
 		bad(item.Line, "%s: want exactly one of breakpoint, tag and gate", orUnnamed(rule.ID))
 	}
-	if rule.Gate != "" && !validGate(rule.Gate) {
-		bad(item.Line, "%s: gate %q is not one of %s", orUnnamed(rule.ID), rule.Gate, strings.Join(gates, ", "))
-	}
-	if rule.Gate != "" && slices.Contains(ruleActions, rule.Action) && !byGate(rule.Action) {
-		bad(item.Line, "%s: %s rules select by breakpoint or tag, not gate", orUnnamed(rule.ID), rule.Action)
-	}
 	if !slices.Contains(ruleActions, rule.Action) {
 		bad(item.Line, "%s: action %q is not %s", orUnnamed(rule.ID), rule.Action, actionList())
 	}
+	probs = append(probs, rule.scopeProblems()...)
 	return rule, probs
 }
 
@@ -312,7 +326,7 @@ func (r *Rules) match(action, bp string, tags []string) *Rule {
 		return nil
 	}
 	for i, rule := range r.List {
-		if rule.Action != action {
+		if rule.Action != action || rule.Gate != "" || !rule.appliesIn(r.slug) {
 			continue
 		}
 		if rule.Breakpoint != "" && rule.Breakpoint == bp {

@@ -6,8 +6,9 @@ import (
 )
 
 // ruleActions are the actions a rule may have: always-approve widens what
-// passes without a person (it needs trust, §22); the others only narrow it.
-var ruleActions = []string{AlwaysApprove, NeverAuto, RequireSignature}
+// passes without a person (it needs a person's trust); the others only
+// narrow it.
+var ruleActions = []string{AlwaysApprove, NeverAuto, PersonOnly, RequireSignature}
 
 func actionList() string {
 	return strings.Join(ruleActions[:len(ruleActions)-1], ", ") + " or " + ruleActions[len(ruleActions)-1]
@@ -31,22 +32,7 @@ func selectors(s ...string) int {
 	return n
 }
 
-// matchQuestion returns the first rule with action that selects q by its
-// breakpoint, one of its tags or its gate, or nil. A broken file matches
-// nothing.
-func (r *Rules) matchQuestion(action string, q Question) *Rule {
-	if m := r.match(action, q.Breakpoint, q.Tags); m != nil || r == nil || r.Broken {
-		return m
-	}
-	for i, rule := range r.List {
-		if rule.Action == action && rule.Gate != "" && rule.Gate == strings.TrimSpace(q.Gate) {
-			return &r.List[i]
-		}
-	}
-	return nil
-}
-
 // byGate reports whether a rule of action may select by gate: the policy
-// (always-approve, never-auto) matches breakpoints and tags only, so a gate
-// selector there would be a rule that never applies.
-func byGate(action string) bool { return action == RequireSignature }
+// matches always-approve and never-auto rules by breakpoint and tag only,
+// so a gate selector there would be a rule that never applies.
+func byGate(action string) bool { return action == PersonOnly || action == RequireSignature }

@@ -117,11 +117,7 @@ func (r *Rules) removeRule(i int) {
 // so that rules added on two branches do not collide.
 func newRuleID(rule Rule, taken func(string) bool) string {
 	for n := 0; ; n++ {
-		parts := []string{rule.Breakpoint, rule.Tag, rule.Action, rule.CreatedBy, rule.CreatedAt, rule.Note, strconv.Itoa(n)}
-		if rule.Gate != "" {
-			parts = append(parts, rule.Gate)
-		}
-		sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+		sum := sha256.Sum256([]byte(strings.Join([]string{rule.Breakpoint, rule.Tag + rule.Gate + rule.Slug + rule.Scope, rule.Action, rule.CreatedBy, rule.CreatedAt, rule.Note, strconv.Itoa(n)}, "\x00")))
 		if id := "r-" + hex.EncodeToString(sum[:4]); !taken(id) {
 			return id
 		}
@@ -132,10 +128,14 @@ func newRuleID(rule Rule, taken func(string) bool) string {
 type RuleRequest struct {
 	Breakpoint string
 	Tag        string
-	Gate       string
+	Gate       string // person-only and require-signature rules only
 	Action     string
 	Note       string
 	By         string
+	// Slug is the workspace an always-approve rule applies in; Scope
+	// "project" makes it apply in every one (rules_scope.go).
+	Slug  string
+	Scope string
 }
 
 // RuleChange reports an added rule.
@@ -152,7 +152,7 @@ func (q *RuleRequest) check() error {
 	for _, t := range []struct {
 		name string
 		v    *string
-	}{{"--breakpoint", &q.Breakpoint}, {"--tag", &q.Tag}, {"--gate", &q.Gate}, {"--note", &q.Note}, {"--by", &q.By}, {"--action", &q.Action}} {
+	}{{"--breakpoint", &q.Breakpoint}, {"--tag", &q.Tag}, {"--note", &q.Note}, {"--by", &q.By}, {"--action", &q.Action}, {"--gate", &q.Gate}, {"--slug", &q.Slug}, {"--scope", &q.Scope}} {
 		v, err := cleanText(t.name, *t.v)
 		if err != nil {
 			return err
@@ -163,10 +163,7 @@ func (q *RuleRequest) check() error {
 		*t.v = strings.TrimSpace(v)
 	}
 	if selectors(q.Breakpoint, q.Tag, q.Gate) != 1 {
-		return mdstore.Errorf(ErrBadArgs, "give one of --breakpoint, --tag and --gate").Hint("a rule covers one breakpoint id, every question with one tag, or every question of one gate")
-	}
-	if q.Gate != "" && !validGate(q.Gate) {
-		return mdstore.Errorf(ErrBadArgs, "--gate %q is not one of %s", q.Gate, strings.Join(gates, ", "))
+		return mdstore.Errorf(ErrBadArgs, "give one of --breakpoint, --tag and --gate").Hint("a rule covers one breakpoint id, every question with one tag, or (person-only, require-signature) every question of one gate")
 	}
 	if strings.Contains(q.Tag, ",") {
 		return mdstore.Errorf(ErrBadArgs, "tag %q has a comma", q.Tag)
@@ -178,12 +175,13 @@ func (q *RuleRequest) check() error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "--action %q", q.Action).Hint("use " + actionList())
 	}
-	if q.Gate != "" && !byGate(q.Action) {
-		return mdstore.Errorf(ErrBadArgs, "--gate selects only for require-signature rules").Hint(q.Action + " rules select by --breakpoint or --tag")
-	}
+
 	// The policy's own hard stops say which tags always pause (rules 3, 4).
 	if q.Action == AlwaysApprove && q.Tag != "" && hardStop(AFK{}, Gatekeeping{Tags: []string{q.Tag}}) != nil {
 		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", normTag(q.Tag))
+	}
+	if err := q.checkScope(); err != nil { // rules_scope.go
+		return err
 	}
 	if q.By == "" {
 		q.By = "human"
@@ -195,16 +193,16 @@ func (q *RuleRequest) check() error {
 // there. A rule with the other action for the same breakpoint or tag is a
 // conflict: a person removes it first.
 func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
-	rule := Rule{Breakpoint: q.Breakpoint, Tag: q.Tag, Gate: q.Gate, Action: q.Action, CreatedBy: q.By, CreatedAt: now, Note: q.Note}
+	rule := Rule{Breakpoint: q.Breakpoint, Tag: q.Tag, Gate: q.Gate, Action: q.Action, Slug: q.Slug, Scope: q.Scope, CreatedBy: q.By, CreatedAt: now, Note: q.Note}
 	for _, old := range r.List {
-		if !old.sameSelector(rule) {
+		if !old.sameSelector(rule) || !old.overlaps(rule) {
 			continue
 		}
-		if old.Action == rule.Action {
+		if old.Action == rule.Action && old.Slug == rule.Slug && old.Scope == rule.Scope {
 			return &RuleChange{Rule: old}, nil
 		}
-		if !opposed(old.Action, rule.Action) {
-			continue
+		if old.Action == rule.Action || !opposed(old.Action, rule.Action) {
+			continue // the same rule in another scope, or one that stands beside it
 		}
 		return nil, mdstore.Errorf(ErrConflict, "%s already has %s rule %s (%s:%d)", rule.Selector(), old.Action, old.ID, r.Path, old.Line)
 	}

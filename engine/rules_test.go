@@ -49,7 +49,7 @@ func TestRulesProblems(t *testing.T) {
 		{"bad id", "- id: 'r 1'\n  breakpoint: a\n  action: never-auto\n", 1, `id "r 1"`},
 		{"both", "- id: r\n  breakpoint: a\n  tag: b\n  action: never-auto\n", 1, "want exactly one of breakpoint, tag and gate"},
 		{"neither", "- id: r\n  action: never-auto\n", 1, "want exactly one of breakpoint, tag and gate"},
-		{"action", "- id: r\n  tag: b\n  action: approve\n", 1, `action "approve" is not always-approve, never-auto or require-signature`},
+		{"action", "- id: r\n  tag: b\n  action: approve\n", 1, `action "approve" is not always-approve, never-auto, person-only or require-signature`},
 		{"twice", "- id: r\n  tag: b\n  tag: c\n  action: never-auto\n", 3, "tag is set twice"},
 		{"list value", "- id: r\n  tag: [a, b]\n  action: never-auto\n", 2, "tag: want one line of text"},
 		{"duplicate id", "- id: r\n  tag: a\n  action: never-auto\n- id: r\n  tag: b\n  action: never-auto\n", 4, "id r is also used on line 1"},
@@ -68,7 +68,7 @@ func TestRulesProblems(t *testing.T) {
 }
 
 func TestRulesMatch(t *testing.T) {
-	r := parsedRules(t, "- id: a\n  tag: Billing\n  action: never-auto\n- id: b\n  breakpoint: pay.x\n  action: always-approve\n- id: c\n  tag: docs\n  action: always-approve\n")
+	r := parsedRules(t, "- id: a\n  tag: Billing\n  action: never-auto\n- id: b\n  breakpoint: pay.x\n  action: always-approve\n  scope: project\n- id: c\n  tag: docs\n  action: always-approve\n  scope: project\n")
 	for _, tc := range []struct {
 		action, bp string
 		tags       []string
@@ -194,11 +194,11 @@ func TestRulesFile(t *testing.T) {
 	if r := LoadRules(dir); r.Broken || len(r.List) != 0 {
 		t.Fatalf("no file: %+v", r)
 	}
-	a, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "alice"})
+	a, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "alice", Scope: ScopeProject})
 	if err != nil || !a.Added || !strings.HasPrefix(a.Rule.ID, "r-") {
 		t.Fatalf("add: %+v, %v", a, err)
 	}
-	again, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "bob"})
+	again, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "bob", Scope: ScopeProject})
 	if err != nil || again.Added || again.Rule.ID != a.Rule.ID {
 		t.Errorf("the same rule again: %+v, %v", again, err)
 	}
@@ -239,7 +239,7 @@ func TestRulesFile(t *testing.T) {
 
 // TestDecideRules: where approval rules sit in the policy.
 func TestDecideRules(t *testing.T) {
-	rules := parsedRules(t, "- id: ok\n  breakpoint: pay.x\n  action: always-approve\n  created_by: alice\n- id: docs\n  tag: docs\n  action: always-approve\n- id: no\n  breakpoint: pay.stop\n  action: never-auto\n- id: bill\n  tag: billing\n  action: never-auto\n")
+	rules := parsedRules(t, "- id: ok\n  breakpoint: pay.x\n  action: always-approve\n  scope: project\n  created_by: alice\n- id: docs\n  tag: docs\n  action: always-approve\n  scope: project\n- id: no\n  breakpoint: pay.stop\n  action: never-auto\n- id: bill\n  tag: billing\n  action: never-auto\n")
 	broken := parsedRules(t, "- id: x\n  action: nope\n")
 	on := AFK{On: true, AllowGates: []string{"advisory", "validating"}}
 	off := AFK{AllowGates: []string{"advisory"}}

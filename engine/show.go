@@ -113,7 +113,9 @@ func (q Question) HowResolved() string {
 	if q.AnsweredBy != "" {
 		by = append(by, "by "+q.AnsweredBy)
 	}
-	if q.AnsweredVia != "" {
+	// The engine's own picks say how in "auto-picked" (and expiry's in
+	// its actor): "via" would repeat it.
+	if q.AnsweredVia != "" && q.Auto == "" {
 		by = append(by, "via "+q.AnsweredVia)
 	}
 	if q.AnsweredAt != "" {
@@ -140,7 +142,9 @@ func quoteLines(s string) string {
 // "always approve" line:
 //
 //	resolve: devrites-engine state resolve --by <one of: alice, bob> q-2026-11-29-004 "<answer>"
-//	always approve: devrites-engine state resolve --always q-2026-11-29-004 1
+//	always approve: a person at a terminal can answer option 1 and approve breakpoint … in workspace pay from now on (state resolve --always)
+//
+// The offer holds no command: it is read by agents too (docs/trust.md).
 func (e *Engine) ShowText(q Question) string {
 	text := q.Text(e.Now())
 	if q.Fingerprint != "" {
@@ -151,7 +155,7 @@ func (e *Engine) ShowText(q Question) string {
 		text += "resolve: " + e.ResolveCommand(q) + "\n"
 	}
 	if e.OffersAlwaysApprove(q) {
-		text += "always approve: " + e.AlwaysApproveCommand(q) + "\n"
+		text += "always approve: " + e.AlwaysApproveOffer(q) + "\n"
 	}
 	return text
 }

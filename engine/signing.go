@@ -138,7 +138,7 @@ func (e *Engine) projectSigners() (data []byte, path string, untrusted *Untruste
 
 // RequiresSignature is the require-signature rule that selects q, or nil.
 func (e *Engine) RequiresSignature(q Question) *Rule {
-	return e.Rules.matchQuestion(RequireSignature, q)
+	return e.Rules.matchQuestion(RequireSignature, e.WS.Slug, q)
 }
 
 func verifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.Signed, error) {

@@ -92,7 +92,7 @@ func TestRequireSignatureRules(t *testing.T) {
 		{Question{Gate: "blocking", Breakpoint: "pay.x"}, ""},
 	} {
 		got := ""
-		if m := r.matchQuestion(RequireSignature, tc.q); m != nil {
+		if m := r.matchQuestion(RequireSignature, "pay", tc.q); m != nil {
 			got = m.ID
 		}
 		if got != tc.want {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/devrites/devrites-engine/trust"
 )
@@ -36,7 +37,10 @@ func (a *AFK) verify() {
 	if a.Path == "" || a.Broken {
 		return
 	}
-	if a.Untrusted = untrustedWhy(a.Path, a.data); a.Untrusted != "" {
+	if a.Untrusted = untrustedWhy(a.Path, a.data); a.Untrusted == "" {
+		a.Untrusted = a.commandFilesWhy() // trust_files.go
+	}
+	if a.Untrusted != "" {
 		a.TrustCommand = trust.Command(a.Path)
 	}
 }
@@ -57,8 +61,13 @@ func afkEffect(path string) string {
 }
 
 func trustWarning(path, why, what string) string {
-	return fmt.Sprintf("%s is %s on this machine: %s; review it, then run: %s", path, why, what, trust.Command(path))
+	return fmt.Sprintf("%s is %s on this machine: %s; %s", path, why, what, TrustHint)
 }
+
+// TrustHint is what every warning and hint about an untrusted file says
+// instead of a command: trust is a person's act at a terminal (docs/trust.md),
+// so nothing an agent reads is a trust command ready to run.
+const TrustHint = "a person must review it and run `devrites-engine trust` at a terminal"
 
 // verify marks a rules file that is not trusted here.
 func (r *Rules) verify() {
@@ -97,7 +106,7 @@ func trustWritten(path string, before, after []byte, beforeGrants bool) string {
 		_, err = s.Add(path, after)
 	}
 	if err != nil {
-		return fmt.Sprintf("%s could not be trusted: %v; its always-approve rules do not apply until: %s", path, err, trust.Command(path))
+		return fmt.Sprintf("%s could not be trusted: %v; its always-approve rules do not apply until %s", path, err, strings.TrimPrefix(TrustHint, "a person must review it and "))
 	}
 	return ""
 }
@@ -115,9 +124,9 @@ func appendOnce(ws []string, more ...string) []string {
 // UntrustedFile is a config file that does not take effect on this machine.
 type UntrustedFile struct {
 	Path    string `json:"path"`
-	Why     string `json:"why"`     // "not trusted", "changed since it was trusted"
-	Effect  string `json:"effect"`  // what it does not do
-	Command string `json:"command"` // the command that trusts it
+	Why     string `json:"why"`    // "not trusted", "changed since it was trusted"
+	Effect  string `json:"effect"` // what it does not do
+	Command string `json:"-"`      // the command that trusts it, offered only to a person at a terminal
 }
 
 // Warning is the one warning about the file: what it does not do and the

@@ -21,10 +21,11 @@
 //     answer the engine refuses, leave the question open and the pause
 //     held: outcome paused, with the resume command.
 //   - relay_answer records answered_via: agent, so that words an agent
-//     relayed are never taken for words a person entered. It is marked
-//     destructiveHint (and not openWorldHint), so that a client that honours
-//     the hints asks the person before each call; one that does not is
-//     held by the hooks (package hook), which refuse it.
+//     relayed are never taken for words a person entered; a question that
+//     needs a person (engine.NeedsPerson) is refused with a tool error. It
+//     is marked destructiveHint (and not openWorldHint), so that a client
+//     that honours the hints asks the person before each call; one that
+//     does not is held by the hooks (package hook), which refuse it.
 //   - Over HTTP: loopback addresses only; every request must carry the
 //     bearer token made at start (401 otherwise), a Host header naming a
 //     loopback address (403), and no Origin other than the server's own

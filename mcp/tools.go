@@ -169,7 +169,8 @@ func (t *tools) add(s *sdk.Server) {
 	// person before each call (docs/harness.md).
 	sdk.AddTool(s, &sdk.Tool{Name: "relay_answer", Title: "Relay the person's answer from the chat", Annotations: personFirst,
 		Description: "Record what the person said in the chat about a question: their answer (words, or the option number they " +
-			"picked), or reject or drop with their reason. Pass their words exactly; never your own. Recorded with answered_via: agent.",
+			"picked), or reject or drop with their reason. Pass their words exactly; never your own. Recorded with answered_via: agent. " +
+			"A question that needs a person (escalating, always-stop or never-auto tags, person-only rules) is refused: the person answers it themselves.",
 		InputSchema: schemaFor[RelayInput](map[string][]any{"action": {"answer", "reject", "drop"}})}, t.relay)
 }
 

@@ -124,7 +124,7 @@ func cmdAFKStatus(c *cli.Context) error {
 		fmt.Fprintf(&b, "max_slices: %d\n", s.MaxSlices)
 	}
 	for _, u := range s.UntrustedFiles {
-		fmt.Fprintf(&b, "untrusted: %s (%s): %s; review it, then run: %s\n", u.Path, u.Why, u.Effect, u.Command)
+		fmt.Fprintf(&b, "untrusted: %s (%s): %s; %s\n", u.Path, u.Why, u.Effect, engine.TrustHint)
 	}
 	e.print(s, b.String())
 	return nil

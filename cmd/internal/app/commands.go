@@ -282,6 +282,9 @@ func cmdResolve(c *cli.Context) error {
 		if err := e.signingAtTerminal(eng); err != nil {
 			return err
 		}
+		for i := range b.Items {
+			b.Items[i].Via = e.via()
+		}
 		res, err := eng.ResolveBatchOf(e.ctx, b, c.String("by"))
 		if err != nil {
 			return err
@@ -298,7 +301,7 @@ func cmdResolve(c *cli.Context) error {
 		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
 			"an empty answer is never approval; use -- before an answer that starts with '-'")
 	}
-	item := engine.Resolution{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " ")}
+	item := engine.Resolution{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " "), Via: e.via()}
 	eng, err := e.openFor(item.QID)
 	if err != nil {
 		return err
@@ -460,6 +463,9 @@ func cmdQuestionShow(c *cli.Context) error {
 		return err
 	}
 	text := eng.ShowText(q)
+	if eng.OffersAlwaysApprove(q) && e.person() {
+		text += "always approve, at this terminal: " + eng.AlwaysApproveCommand(q) + "\n"
+	}
 	if e.color() { // the recommended option in bold
 		lines := strings.Split(text, "\n")
 		for i, l := range lines {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -146,10 +147,14 @@ func TestCrashSafety(t *testing.T) {
 
 		// Finish the command: doctor when questions.md was written (every
 		// other time for resolutions, which may also simply be re-run),
-		// else the same command again.
+		// else the same command again. doctor completes a resolution only
+		// from its Log line in state.md: with questions.md alone written,
+		// nothing but questions.md says it was decided, so only the re-run
+		// (the person confirming it) completes it (docs/doctor.md).
 		questionsWritten := bytes.Equal(got[mdstore.QuestionsFile], after[mdstore.QuestionsFile])
+		stateWritten := bytes.Equal(got[mdstore.StateFile], after[mdstore.StateFile])
 		isRaise := args[0] == "question"
-		if questionsWritten && (isRaise || i%4 == 1) {
+		if questionsWritten && (isRaise || i%4 == 1 && stateWritten) {
 			if r := runEngine(dir, "doctor", "--fix"); r.code != 0 {
 				t.Fatalf("step %d: doctor --fix: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
 			}
@@ -277,8 +282,10 @@ func kill(t *testing.T, dir string, args []string, d time.Duration, seen func() 
 // TestCrashBetweenFiles completes each half-done state a resolution can be
 // left in, without relying on a kill landing there: questions.md written,
 // state.md and decisions.md not; and questions.md and state.md written,
-// decisions.md not. Both doctor --fix and the identical re-run must finish
-// the transaction exactly.
+// decisions.md not. The identical re-run must finish the transaction
+// exactly; so must doctor --fix when state.md holds the resolution's Log
+// line, while with questions.md alone it writes nothing and exits 6: it
+// never turns a line of questions.md into a decision (docs/doctor.md).
 func TestCrashBetweenFiles(t *testing.T) {
 	refDir, refWS := newProject(t)
 	raise := []string{"question", "raise", "--gate", "blocking", "--question", "Which?", "--option", "A", "--option", "B"}
@@ -304,6 +311,22 @@ func TestCrashBetweenFiles(t *testing.T) {
 				args := []string{"doctor", "--fix"}
 				if finish == "re-run" {
 					args = resolve
+				}
+				if finish == "doctor" && upto == 1 {
+					r := runEngine(dir, args...)
+					if r.code != exitMalformed || !strings.Contains(r.stdout, "answered with no record: a person must confirm it with state resolve") {
+						t.Fatalf("%v: exit %d, want %d and no record\n%s%s", args, r.code, exitMalformed, r.stdout, r.stderr)
+					}
+					for i, name := range crashFiles {
+						want := before[name]
+						if i < upto {
+							want = after[name]
+						}
+						if got := takeSnapshot(t, ws)[name]; !bytes.Equal(got, want) {
+							t.Errorf("%s changed: got\n%s\nwant\n%s", name, got, want)
+						}
+					}
+					return
 				}
 				if r := runEngine(dir, args...); r.code != 0 {
 					t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)

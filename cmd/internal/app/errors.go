@@ -33,7 +33,7 @@ var errUsage = errors.New("usage")
 var codes = map[string]int{
 	"io":            exitIO,
 	"busy":          exitBusy,
-	"bad-arguments": exitBadArgs, "usage": exitBadArgs,
+	"bad-arguments": exitBadArgs, "usage": exitBadArgs, "needs-person": exitBadArgs,
 	"schema": exitMalformed, "ambiguous-qid": exitMalformed, "malformed": exitMalformed, "question-changed": exitConflict,
 	"conflict": exitConflict, "paused": exitConflict, "stopped": exitConflict, "not-open": exitConflict, "exists": exitConflict, "untrusted": exitConflict,
 	"unknown-qid": exitUnknown, "unknown-fingerprint": exitUnknown, "unknown-rule": exitUnknown, "unknown-trust": exitUnknown,

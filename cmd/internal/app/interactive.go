@@ -79,6 +79,7 @@ func resolveOne(e *env, eng *engine.Engine, r answerOf) (bool, error) {
 	if err := e.signingAtTerminal(eng); err != nil {
 		return false, err
 	}
+	r.Resolution.Via = e.via()
 	res, err := eng.Resolve(e.ctx, []engine.Resolution{r.Resolution}, r.By)
 	if errors.Is(err, engine.ErrBadArgs) {
 		fmt.Fprintf(e.stdout, "not recorded: %v\n", err)

@@ -9,6 +9,10 @@ import (
 )
 
 // longFlag makes the long tests (TestCrashSafety, the git walk) run longer.
+// updateFlag rewrites the golden files of the scripts whose cmp fails
+// (testscript's UpdateScripts): read every rewritten golden in the diff.
+var updateFlag = flag.Bool("update", false, "TestScripts: rewrite the golden files a cmp finds different")
+
 var longFlag = flag.Bool("long", false, "TestCrashSafety: 1000 raise-and-resolve cycles instead of 100; longer git walks")
 
 func TestMain(m *testing.M) {
@@ -24,5 +28,7 @@ func TestMain(m *testing.M) {
 // LOCKFILE READYFILE" (run it in the background) holds the workspace lock
 // like another engine process would.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, scripttest.Params("../../../testdata/script"))
+	p := scripttest.Params("../../../testdata/script")
+	p.UpdateScripts = *updateFlag
+	testscript.Run(t, p)
 }

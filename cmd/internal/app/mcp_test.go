@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devrites/devrites-engine/internal/testhome"
 )
 
 // mcpSession starts `devrites-engine mcp` in project dir as its own process
@@ -128,9 +130,8 @@ func afkProject(b *testing.B) string {
 	if err := os.WriteFile(filepath.Join(dir, ".devrites", "AFK"), []byte("allow_gates: [advisory]\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if r := runEngine(dir, "trust", ".devrites/AFK"); r.code != 0 {
-		b.Fatal(r.stderr)
-	}
+	// Written into the store as a setup script does: trust needs a terminal.
+	testhome.Trust(b, filepath.Join(dir, ".devrites", "AFK"))
 	return dir
 }
 

@@ -63,6 +63,7 @@ func cmdRaise(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	r.Via = e.via()
 	res, err := eng.Raise(e.ctx, r, c.String("by"))
 	if err != nil {
 		return err

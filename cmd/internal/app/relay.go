@@ -48,7 +48,7 @@ func cmdRelay(c *cli.Context) error {
 		// It sends the workspaces' questions to a server: only once a
 		// person on this machine has trusted what it says.
 		return mdstore.Errorf(engine.ErrUntrusted, "%s is %s on this machine, so nothing is sent to its channels", hook.Path, hook.Untrusted).
-			Hint("review it, then run: " + hook.TrustCommand)
+			Hint(engine.TrustHint)
 	}
 	chans, warnings := relay.Channels(hook.Channels, os.Getenv)
 	e.warn(warnings)

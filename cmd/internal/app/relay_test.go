@@ -55,7 +55,7 @@ func TestRelayProcess(t *testing.T) {
 
 	r = runEngine(dir, "relay", "--once")
 	if r.code != 5 || !strings.Contains(r.stderr, "notify.yaml is not trusted on this machine, so nothing is sent to its channels") ||
-		!strings.Contains(r.stderr, "hint: review it, then run: devrites-engine trust ") {
+		!strings.Contains(r.stderr, "hint: a person must review it and run `devrites-engine trust` at a terminal") {
 		t.Fatalf("untrusted: exit %d, stderr %q; want exit 5 naming the trust command", r.code, r.stderr)
 	}
 	if n := len(srv.Messages("team")); n != 0 {

@@ -18,7 +18,7 @@ import (
 // cmdResolveAlways below.
 func rulesCommands() []*cli.Command {
 	return []*cli.Command{{
-		Name: "rules", Usage: "approval rules in .devrites/rules.yaml: always-approve or never-auto, by breakpoint or tag",
+		Name: "rules", Usage: "approval rules in .devrites/rules.yaml: always-approve, never-auto or person-only, by breakpoint, tag or gate",
 		Subcommands: []*cli.Command{
 			{Name: "list", Usage: "every rule, in file order", Action: cmdRulesList},
 			{
@@ -26,8 +26,9 @@ func rulesCommands() []*cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "breakpoint", Usage: "the breakpoint id the rule covers"},
 					&cli.StringFlag{Name: "tag", Usage: "the tag the rule covers (instead of --breakpoint)"},
-					&cli.StringFlag{Name: "gate", Usage: "the gate whose questions the rule covers (instead of --breakpoint)"},
-					&cli.StringFlag{Name: "action", Usage: "always-approve, never-auto or require-signature"},
+					&cli.StringFlag{Name: "gate", Usage: "person-only or require-signature: every question of this gate (instead of --breakpoint or --tag)"},
+					&cli.StringFlag{Name: "action", Usage: "always-approve (a person at a terminal only), never-auto, person-only or require-signature"},
+					&cli.StringFlag{Name: "scope", Usage: "project: the rule applies in every workspace (an always-approve rule otherwise names one with --slug)"},
 					&cli.StringFlag{Name: "note", Usage: "why, for the people who review it"},
 					&cli.StringFlag{Name: "by", Usage: "who asks for it (default $DEVRITES_ACTOR, else human)"},
 				},
@@ -63,7 +64,7 @@ func devritesOf(loc mdstore.Locator, hint string) (string, error) {
 }
 
 func ruleText(r engine.Rule) string {
-	s := fmt.Sprintf("%s  %-14s  %s", r.ID, r.Action, r.Selector())
+	s := fmt.Sprintf("%s  %-14s  %s  (%s)", r.ID, r.Action, r.Selector(), r.ScopeText())
 	if r.CreatedBy != "" || r.CreatedAt != "" {
 		s += "  (" + strings.TrimSpace(r.CreatedBy+" "+r.CreatedAt) + ")"
 	}
@@ -115,8 +116,18 @@ func cmdRulesAdd(c *cli.Context) error {
 	if !c.IsSet("by") {
 		by = os.Getenv("DEVRITES_ACTOR")
 	}
+	slug := c.String("slug")
+	if c.String("action") == engine.AlwaysApprove {
+		if err := needPerson(e, "an always-approve rule"); err != nil {
+			return err
+		}
+		if ws, err := mdstore.Find(e.locator()); err == nil && slug == "" && c.String("scope") == "" {
+			slug = ws.Slug // the feature at hand, as state resolve --always records it
+		}
+	}
 	res, err := engine.AddRule(e.ctx, devrites, c.Duration("lock-timeout"), e.now(), engine.RuleRequest{
-		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Gate: c.String("gate"), Action: c.String("action"), Note: c.String("note"), By: by})
+		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Gate: c.String("gate"), Action: c.String("action"),
+		Slug: slug, Scope: c.String("scope"), Note: c.String("note"), By: by})
 	if errors.Is(err, engine.ErrConflict) {
 		return mdstore.WithHint(err, "remove it first if it no longer holds: devrites-engine rules remove <id>")
 	}
@@ -140,6 +151,17 @@ func cmdRulesRemove(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return mdstore.Errorf(engine.ErrBadArgs, "want one rule <id>, got %s", plural(c.NArg(), "argument"))
 	}
+	// Removing a rule that stops approval widens what passes without a
+	// person: a person's act, as adding an always-approve rule is.
+	if rules, err := engine.ListRules(devrites); err == nil {
+		for _, r := range rules.List {
+			if r.ID == c.Args().First() && r.Action != engine.AlwaysApprove {
+				if err := needPerson(e, "removing a "+r.Action+" rule"); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	r, err := engine.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First())
 	if errors.Is(err, engine.ErrUnknownRule) {
 		return mdstore.WithHint(err, "list the rules: devrites-engine rules list")
@@ -162,6 +184,9 @@ func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 		return mdstore.Errorf(engine.ErrBadArgs, "want <qid> <option number>, got %s", plural(c.NArg(), "argument")).
 			Hint("e.g. devrites-engine state resolve --always q-2026-11-29-001 1")
 	}
+	if err := needPerson(e, "state resolve --always"); err != nil {
+		return err
+	}
 	eng, err := e.openFor(c.Args().First())
 	if err != nil {
 		return err
@@ -175,7 +200,7 @@ func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 	if !res.RuleAdded {
 		what = "already there"
 	}
-	text := resolvedText(res.ResolveResult) + fmt.Sprintf("always approve %s: rule %s (%s)\n", res.Rule.Selector(), res.Rule.ID, what)
+	text := resolvedText(res.ResolveResult) + fmt.Sprintf("always approve %s (%s): rule %s (%s)\n", res.Rule.Selector(), res.Rule.ScopeText(), res.Rule.ID, what)
 	e.print(res, text)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -53,10 +54,22 @@ func cmdTrust(c *cli.Context) error {
 	case c.IsSet("revoke"):
 		return trustRevoke(e, store, c.String("revoke"))
 	}
+	if err := needPerson(e, "trust"); err != nil {
+		return err
+	}
 	files := c.Args().Slice()
 	if len(files) == 0 {
 		if files, err = projectConfigFiles(e); err != nil {
 			return err
+		}
+	}
+	// What a trusted command runs is trusted with it (docs/trust.md):
+	// the project files the notify command names follow their file.
+	for _, f := range files {
+		for _, cf := range engine.CommandFiles(f) {
+			if !slices.Contains(files, cf) {
+				files = append(files, cf)
+			}
 		}
 	}
 	// Every file is checked before any is trusted: a typo among them
@@ -82,12 +95,15 @@ func cmdTrust(c *cli.Context) error {
 
 // trustable refuses a file that cannot be trusted: missing, not regular.
 func trustable(f string) error {
-	fi, err := os.Stat(f)
+	fi, err := os.Lstat(f)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return mdstore.Errorf(mdstore.ErrMissing, "%s: no such file", f).Hint("name a file that exists, such as .devrites/AFK")
 	case err != nil:
 		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return mdstore.Errorf(engine.ErrBadArgs, "%s: a symbolic link is never trusted", f).
+			Hint("a workspace configuration file is a file of its own project: copy it, do not link it (docs/trust.md)")
 	case !fi.Mode().IsRegular():
 		return mdstore.Errorf(engine.ErrBadArgs, "%s: not a regular file", f)
 	}
@@ -179,7 +195,7 @@ func offerTrustAll(e *env, ws *mdstore.Workspace) error {
 // warning. It reports whether the file is trusted now.
 func offerTrust(e *env, u engine.UntrustedFile) (bool, error) {
 	path, why, command := u.Path, u.Why, u.Command
-	if !e.terminal() || e.json {
+	if !e.terminal() || !e.person() || e.json {
 		e.warn([]string{u.Warning()})
 		return false, nil
 	}
@@ -188,6 +204,16 @@ func offerTrust(e *env, u engine.UntrustedFile) (bool, error) {
 		return false, err
 	}
 	fmt.Fprintf(e.stdout, "%s is %s on this machine. It reads:\n\n%s\n", path, why, indent(string(b)))
+	// The files its command runs are shown, and trusted, with it.
+	runs := map[string][]byte{}
+	for _, cf := range engine.CommandFiles(path) {
+		cb, err := os.ReadFile(cf)
+		if err != nil {
+			return false, err
+		}
+		runs[cf] = cb
+		fmt.Fprintf(e.stdout, "Its notify command runs %s, which reads:\n\n%s\n", cf, indent(string(cb)))
+	}
 	fmt.Fprint(e.stdout, "Trust it (its notify command runs, its approvals apply)? [y/N] ")
 	line, err := bufio.NewReader(e.stdin).ReadString('\n')
 	if err != nil && line == "" {
@@ -208,6 +234,12 @@ func offerTrust(e *env, u engine.UntrustedFile) (bool, error) {
 		return false, err
 	}
 	fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", en.Path, en.SHA256[:12])
+	for cf, cb := range runs {
+		if en, err = store.Add(cf, cb); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", en.Path, en.SHA256[:12])
+	}
 	return true, nil
 }
 

@@ -65,7 +65,7 @@ func TestWaitAcrossProcesses(t *testing.T) {
 			t.Fatalf("waiter %d still waits after the resolve", i)
 		}
 	}
-	want := raised.QID + " answered (option 2): Half up\nby alice at " + testNow + "\n"
+	want := raised.QID + " answered (option 2): Half up\nby alice via cli at " + testNow + "\n"
 	for i, w := range ws[:2] {
 		if got := w.out.String(); got != want {
 			t.Errorf("waiter %d printed %q, want %q", i, got, want)

@@ -21,7 +21,16 @@ import (
 // would (quotes and backslashes), and its exit code must be CODE. A
 // placeholder left over fails the script: the command did not run as
 // printed.
-func printed(ts *testscript.TestScript, neg bool, args []string) {
+func printed(ts *testscript.TestScript, neg bool, args []string) { runPrinted(ts, neg, args, false) }
+
+// printedAtTerminal is printed run as a person at a terminal (atterminal):
+//
+//	printed-at-terminal CODE SOURCE PREFIX ANSWER [NAME]
+func printedAtTerminal(ts *testscript.TestScript, neg bool, args []string) {
+	runPrinted(ts, neg, args, true)
+}
+
+func runPrinted(ts *testscript.TestScript, neg bool, args []string, atTerminal bool) {
 	if neg || len(args) < 4 || len(args) > 5 {
 		ts.Fatalf("usage: printed CODE SOURCE PREFIX ANSWER [NAME]")
 	}
@@ -65,6 +74,9 @@ func printed(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("printed: %q: %v", line, err)
 	}
 	ts.Logf("printed: %s", strings.Join(words, " | "))
+	if atTerminal {
+		words = terminalWords(ts, words)
+	}
 	execExit(ts, "printed", want, words)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/devrites/devrites-engine/internal/testhome"
+	"github.com/devrites/devrites-engine/trust"
 )
 
 // Now is the clock of every script (DEVRITES_NOW).
@@ -77,6 +78,9 @@ func (w withHome) Run() int { return testhome.Run(w.m.Run) }
 //	printed CODE SOURCE PREFIX ANSWER [NAME]
 //	                          run a command the engine printed (printed.go)
 //	capture VAR FILE REGEXP   set $VAR to REGEXP's first group in FILE (stdout, stderr or a file)
+//	atterminal CODE PROGRAM ARGS…  run as a person at a terminal (person.go)
+//	trusted FILE…             write FILE's current content into the trust store, as a
+//	                          setup script does (docs/trust.md): trust needs a terminal
 func Params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
@@ -100,13 +104,16 @@ func Params(dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":     exits,
-			"snapshot":  snapshot,
-			"unchanged": unchanged,
-			"waitfile":  waitFile,
-			"mkfifo":    mkfifo,
-			"printed":   printed,
-			"capture":   capture,
+			"exits":               exits,
+			"snapshot":            snapshot,
+			"unchanged":           unchanged,
+			"waitfile":            waitFile,
+			"mkfifo":              mkfifo,
+			"printed":             printed,
+			"capture":             capture,
+			"trusted":             trusted,
+			"atterminal":          atTerminal,
+			"printed-at-terminal": printedAtTerminal,
 		},
 	}
 }
@@ -237,4 +244,20 @@ func capture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("capture: no match of %q with a group in %s", args[2], args[1])
 	}
 	ts.Setenv(args[0], m[1])
+}
+
+// trusted writes each file's path and SHA-256 into the script's trust
+// store ($XDG_CONFIG_HOME/devrites-engine/trust), the documented format a
+// setup script writes: the trust command itself needs a person at a
+// terminal, which a script is not.
+func trusted(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: trusted FILE…")
+	}
+	s := trust.At(filepath.Join(ts.Getenv("XDG_CONFIG_HOME"), "devrites-engine", "trust"))
+	for _, f := range args {
+		if _, err := s.Trust(ts.MkAbs(f)); err != nil {
+			ts.Fatalf("trusted: %v", err)
+		}
+	}
 }

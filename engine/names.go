@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// Names a person reads and pastes back (docs/trust.md, "Printed commands
+// are safe to paste"): route names, --by and slugs are limited, where they
+// are written, to letters, digits, spaces and . _ @ + - : (not first), so a
+// name can never be a shell instruction; every printed command quotes them
+// all the same (shellWord).
+
+// nameRune reports whether r may be in a name.
+func nameRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || strings.ContainsRune("._@+-:", r)
+}
+
+// CheckName refuses a name (what says which: "--by", "--route") that holds
+// anything but the safe set, or starts with '-'. "" is left to the caller.
+func CheckName(what, name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	if strings.HasPrefix(name, "-") {
+		return mdstore.Errorf(ErrBadArgs, "%s %q starts with '-'", what, oneLine(name)).Hint(nameHint)
+	}
+	for _, r := range name {
+		if !nameRune(r) {
+			return mdstore.Errorf(ErrBadArgs, "%s %q holds %q", what, oneLine(name), r).Hint(nameHint)
+		}
+	}
+	return nil
+}
+
+const nameHint = "a name holds letters, digits, spaces and . _ @ + - : (not first)"
