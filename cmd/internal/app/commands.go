@@ -279,7 +279,7 @@ func cmdResolve(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := e.signingAtTerminal(eng); err != nil {
+		if err := e.atTerminal(eng); err != nil {
 			return err
 		}
 		for i := range b.Items {
@@ -306,7 +306,7 @@ func cmdResolve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := e.signingAtTerminal(eng); err != nil {
+	if err := e.atTerminal(eng); err != nil {
 		return err
 	}
 	res, err := eng.Resolve(e.ctx, []engine.Resolution{item}, c.String("by"))

@@ -76,7 +76,7 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 // A resolution the engine refuses as bad arguments (an option that does not
 // exist) is shown and asked again (ok false); other errors end the command.
 func resolveOne(e *env, eng *engine.Engine, r answerOf) (bool, error) {
-	if err := e.signingAtTerminal(eng); err != nil {
+	if err := e.atTerminal(eng); err != nil {
 		return false, err
 	}
 	r.Resolution.Via = e.via()

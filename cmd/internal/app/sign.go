@@ -3,7 +3,7 @@ package app
 // Signed decisions (docs/signing.md): `sign <qid>` shows what a resolution
 // made elsewhere says and signs it with this machine's person's key;
 // state resolve and answer at a terminal sign as they record, when a key
-// is configured (signingAtTerminal).
+// is configured (atTerminal).
 
 import (
 	"fmt"
@@ -54,15 +54,20 @@ func (e *env) signer(key string) engine.Signer {
 	return func(msg []byte) (string, error) { return sign.Sign(e.ctx, key, msg, e.stderr) }
 }
 
-// signingAtTerminal makes eng sign what a person at a terminal records,
-// when this machine has a signing key; without one nothing changes.
-func (e *env) signingAtTerminal(eng *engine.Engine) error {
+// atTerminal makes eng record what a person at a terminal answers as
+// this machine's person: under the name config.yaml gives (when --by does
+// not name another), signed when it gives a signing key. Without a
+// terminal, or without such settings, nothing changes.
+func (e *env) atTerminal(eng *engine.Engine) error {
 	if !e.terminal() {
 		return nil
 	}
 	cfg, err := machine.Load()
 	if err != nil {
 		return mdstore.Errorf(engine.ErrBadArgs, "%v", err)
+	}
+	if cfg.Name != "" {
+		eng.Actor = cfg.Name
 	}
 	if cfg.SigningKey != "" {
 		eng.SetSigner(e.signer(cfg.SigningKey))

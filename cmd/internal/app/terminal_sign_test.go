@@ -83,6 +83,9 @@ func TestResolveAtTerminalSigns(t *testing.T) {
 		"resolve prompting": {[]string{"state", "resolve", "--by", "alice", "q-2026-11-29-001"}, []string{"2", "Enter"}},
 		"resolve":           {[]string{"state", "resolve", "--by", "alice", "q-2026-11-29-001", "2"}, nil},
 		"answer":            {[]string{"answer", "--by", "alice"}, []string{"2", "Enter"}},
+		// Without --by, a person at a terminal answers under this
+		// machine's name (config.yaml), which the key is listed for.
+		"resolve as config's name": {[]string{"state", "resolve", "q-2026-11-29-001", "2"}, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			x := signingTTY(t)
@@ -97,7 +100,8 @@ func TestResolveAtTerminalSigns(t *testing.T) {
 				t.Fatalf("want the answer recorded:\n%s", s)
 			}
 			files := x.files()
-			if !bytes.Contains(files["questions.md"], []byte("\nsigned_by: alice SHA256:")) ||
+			if !bytes.Contains(files["questions.md"], []byte("\nanswered_by: alice\n")) ||
+				!bytes.Contains(files["questions.md"], []byte("\nsigned_by: alice SHA256:")) ||
 				!bytes.Contains(files["decisions.md"], []byte("    -----BEGIN SSH SIGNATURE-----\n")) {
 				t.Fatalf("want signed_by and the signature:\n%s\n%s", files["questions.md"], files["decisions.md"])
 			}
