@@ -9,18 +9,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"time"
 )
 
-// needTool finds an OpenSSH tool; under CI a missing one fails the test,
-// elsewhere it skips it, loudly.
+// needTool finds an OpenSSH tool; a missing one fails the test under CI
+// and skips it elsewhere, listed (testtool.Missing).
 func needTool(t *testing.T, name string) {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: install openssh-client", name)
-		}
-		t.Skipf("%s is missing: install openssh-client to run this test", name)
+		testtool.Missing(t, "%s is missing: install openssh-client", name)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devrites/devrites-engine/internal/testtool"
+
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -20,10 +22,7 @@ func needOpenSSH(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range append([]string{"ssh-keygen"}, tools...) {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is missing: install openssh-client", tool)
-			}
-			t.Skipf("%s is missing: install openssh-client to run this test", tool)
+			testtool.Missing(t, "%s is missing: install openssh-client", tool)
 		}
 	}
 }
