@@ -89,13 +89,15 @@ type cmdError struct {
 func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() }
 func (e *cmdError) Unwrap() error { return e.err }
 
-// report prints err and returns its exit code.
-func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
+// report prints err and returns its exit code. scope is the workspace
+// flags the command was given ("--slug pay "), which every command a hint
+// shows carries, so that it acts where the failed one did.
+func report(stderr io.Writer, asJSON bool, err error, warnings []string, scope string) int {
 	var s status
 	if errors.As(err, &s) {
 		return int(s)
 	}
-	f := failure(err)
+	f := failureIn(err, scope)
 	code, kind, msg, hints := f.Code, f.Kind, f.Line, f.Hints
 	if asJSON {
 		enc := json.NewEncoder(stderr)
@@ -119,33 +121,37 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 
 // failure is err as report words it: the decisive line, the kind, the
 // exit code and the hints.
-func failure(err error) mcp.Failure {
+func failure(err error) mcp.Failure { return failureIn(err, "") }
+
+// failureIn is failure with the hints' commands in the workspace scope
+// names (see report).
+func failureIn(err error, scope string) mcp.Failure {
 	code, kind := exitCode(err)
 	hints := mdstore.Hints(err)
 	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
-		hints = append(hints, remedy(r, subject))
+		hints = append(hints, remedy(r, subject, scope))
 	}
 	return mcp.Failure{Line: "devrites-engine: " + strings.TrimSpace(err.Error()), Kind: kind, Code: code, Hints: hints}
 }
 
 // remedy words a remedy the library named: the command to run.
-func remedy(r mdstore.Remedy, subject string) string {
+func remedy(r mdstore.Remedy, subject, scope string) string {
 	switch r {
 	case mdstore.RunDoctor:
-		return "run: devrites-engine doctor"
+		return "run: " + strings.TrimSpace("devrites-engine doctor "+scope)
 	case mdstore.RunDoctorFix:
-		return "run: devrites-engine doctor --fix"
+		return "run: devrites-engine doctor " + scope + "--fix"
 	case mdstore.RunInit:
 		if subject == "" {
 			subject = "<slug>"
 		}
 		return "run: devrites-engine init " + subject
 	case mdstore.ListQuestions:
-		return "list the questions: devrites-engine questions list --status all"
+		return "list the questions: devrites-engine questions list " + scope + "--status all"
 	case mdstore.ResolveAwaited:
 		return "answer it: " + subject
 	case mdstore.LiftStop:
-		return "a person lifts the stop: devrites-engine state resume"
+		return "a person lifts the stop: " + strings.TrimSpace("devrites-engine state resume "+scope)
 	case mdstore.UpgradeEngine:
 		return "upgrade devrites-engine"
 	case mdstore.ShowAFK:
