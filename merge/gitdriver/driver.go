@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/merge"
@@ -48,6 +49,25 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 		} else {
 			res, err = merge.Decisions(merge.File(o), merge.File(a), merge.File(b), r)
 		}
+	case ActiveFile:
+		if path.Base(path.Dir(filepath.ToSlash(p))) != ".devrites" {
+			return lineMerge(ctx, o, a, b, false)
+		}
+		// ACTIVE is each clone's own choice of feature (docs/git.md): the
+		// clone's side stays and nothing conflicts. That is ours in a
+		// merge, and theirs in a rebase, which replays the clone's own
+		// commits onto the other side's.
+		if !rebasing(ctx) {
+			return 0 // a holds ours already
+		}
+		own, err := os.ReadFile(b)
+		if err == nil {
+			err = os.WriteFile(a, own, 0o644)
+		}
+		if err != nil {
+			return giveUp(err)
+		}
+		return 0
 	default:
 		// Not a workspace file: merged as git would without the driver.
 		return lineMerge(ctx, o, a, b, false)
@@ -91,4 +111,21 @@ func lineMerge(ctx context.Context, o, a, b string, always bool) int {
 		return 1
 	}
 	return 0
+}
+
+// rebasing reports whether git is replaying commits (rebase, either
+// backend), where ours is the branch rebased onto and theirs the clone's
+// own commit.
+func rebasing(ctx context.Context) bool {
+	out, err := output(ctx, "", "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return false
+	}
+	dir := strings.TrimSpace(string(out))
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
