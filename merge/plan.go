@@ -268,7 +268,12 @@ func asciiSpace(c byte) bool {
 // questions.md makes. A zero Source, or empty version, is a file without
 // questions.
 func Plan(base, ours, theirs Source) (*Renumbering, error) {
-	p, err := newPlan(base, ours, theirs)
+	return PlanIn(base, ours, theirs, Project{})
+}
+
+// PlanIn is Plan for a workspace of a project of several: see Project.
+func PlanIn(base, ours, theirs Source, pr Project) (*Renumbering, error) {
+	p, err := newPlan(base, ours, theirs, pr)
 	if err != nil {
 		return nil, err
 	}
@@ -345,6 +350,9 @@ type plan struct {
 	moved      map[*qblock]string // ours block → the id theirs renumbered it to, which the result takes
 	unplaced   map[*qblock]string // theirs blocks that cannot be given an id: why
 	renamed    []Rename
+	reserved   []string     // Project.Reserved
+	claimed    []string     // Project.Claimed
+	yielded    []Rename     // ours' blocks moved off a claimed id
 	r          *Renumbering // p.renumbering(), once placed
 	mapT, mapB map[string]string
 }
@@ -353,9 +361,24 @@ type pairing struct {
 	t, base *qblock // base is nil when both sides added the question
 }
 
-func newPlan(base, ours, theirs Source) (*plan, error) {
+// Project is what the merge of one workspace's questions.md knows of the
+// rest of its project, where a qid names one question (docs/git.md,
+// "Several features"): the ids the project's other workspaces use, on
+// either side of the merge, and those the merges of other workspaces in
+// the same merge give. A block of theirs new to ours under one of them is
+// renumbered as if ours held it, and no renumbering takes one.
+type Project struct {
+	Reserved []string
+	// Claimed are ids that another workspace holds on theirs' side and
+	// whose questions.md git takes from theirs as it is (only theirs
+	// changed it): a block new on ours' side under one of them is the one
+	// that can still move, and takes the next free id.
+	Claimed []string
+}
+
+func newPlan(base, ours, theirs Source, pr Project) (*plan, error) {
 	var err error
-	p := &plan{outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}}
+	p := &plan{outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}, reserved: pr.Reserved, claimed: pr.Claimed}
 	infos := map[[16]byte]*qinfo{}
 	for _, v := range []struct {
 		f    **qfile
@@ -426,17 +449,45 @@ func (p *plan) place() error {
 			taken[b.qid] = taken[b.qid] || f == p.o
 		}
 	}
+	// Another workspace's ids are ours' as much as ours' own are.
+	reserved := make(map[string]bool, len(p.reserved))
+	for _, id := range p.reserved {
+		reserved[id] = true
+	}
+	all = append(all, p.reserved...)
 	// A question theirs renumbered away from ours' id (ours' id is in its
 	// renumbered_from) takes theirs' id, unless ours uses it: ids only
 	// move on along a chain, so clones converge on one id per question
 	// instead of renumbering each other's questions back and forth.
 	for _, o := range p.o.blocks {
-		if pr := p.pairs[o.n]; pr.t != nil && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] {
+		if pr := p.pairs[o.n]; pr.t != nil && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] && !reserved[pr.t.qid] {
 			p.moved[o] = pr.t.qid
 		}
 	}
 	for o, id := range p.moved {
 		taken[o.qid], taken[id] = false, true
+	}
+	for id := range reserved {
+		taken[id] = true
+	}
+	// A question ours raised under an id another workspace of theirs has
+	// moves on: that workspace's file is theirs as it is.
+	for _, o := range p.o.blocks {
+		if !slices.Contains(p.claimed, o.qid) || p.oBase.of(o) != nil || p.pairs[o.n].t != nil || p.moved[o] != "" {
+			continue
+		}
+		id, err := qid.Parse(o.qid)
+		if err != nil {
+			continue
+		}
+		next, err := qid.Next(all, nil, id.Date)
+		if err != nil {
+			continue // kept: doctor reports the id two workspaces hold
+		}
+		all = append(all, next)
+		taken[next] = true
+		p.moved[o] = next
+		p.yielded = append(p.yielded, Rename{From: o.qid, To: next})
 	}
 	for _, t := range fresh {
 		if p.paired.of(t) != nil {

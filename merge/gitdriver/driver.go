@@ -38,7 +38,7 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	var err error
 	switch path.Base(filepath.ToSlash(p)) {
 	case mdstore.QuestionsFile:
-		res, err = merge.Questions(merge.File(o), merge.File(a), merge.File(b))
+		res, err = merge.QuestionsIn(merge.File(o), merge.File(a), merge.File(b), projectOf(ctx, p, o, a, b))
 	case mdstore.StateFile, mdstore.DecisionsFile:
 		var r *merge.Renumbering
 		if r, err = siblingPlan(ctx, p, merge.File(o), merge.File(a), merge.File(b)); err != nil {
@@ -80,6 +80,9 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	}
 	for _, rn := range res.Renamed {
 		say("theirs' %s is now %s (ours has %s for another question; renumbered_from: %s)", rn.From, rn.To, rn.From, rn.From)
+	}
+	for _, rn := range res.Yielded {
+		say("ours' %s is now %s (another feature of theirs has %s; renumbered_from: %s)", rn.From, rn.To, rn.From, rn.From)
 	}
 	if !res.Clean() {
 		for _, c := range res.Conflicts {
@@ -128,4 +131,20 @@ func rebasing(ctx context.Context) bool {
 		}
 	}
 	return false
+}
+
+// projectOf is what the merge of the questions.md p knows of the rest of
+// the project (see reserved); nothing when the commits cannot be found
+// (a driver run by hand), and the file is then merged on its own.
+func projectOf(ctx context.Context, p, o, a, b string) merge.Project {
+	g, err := newCatFile(ctx)
+	if err != nil {
+		return merge.Project{}
+	}
+	defer g.close()
+	revs, err := findRevs(ctx, g, p, merge.File(o), merge.File(a), merge.File(b))
+	if err != nil {
+		return merge.Project{}
+	}
+	return reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs)
 }

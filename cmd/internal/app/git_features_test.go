@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // Several features on several clones (SPEC §32): per-clone state stays
@@ -56,4 +58,117 @@ func TestClonesActiveIsPerClone(t *testing.T) {
 	if strings.Contains(l.read("a/.devrites/ACTIVE"), "<<<<<<<") {
 		t.Errorf("a: ACTIVE conflicted:\n%s", l.read("a/.devrites/ACTIVE"))
 	}
+}
+
+// twoFeatures is three clones of a project with two features, pay and
+// feat-b, each clone with pay active.
+func twoFeatures(t *testing.T) *gitLab {
+	l := threeClones(t)
+	l.run("a", engineName, "init", "feat-b")
+	l.write("a/.devrites/ACTIVE", "pay\n")
+	l.sync("a")
+	for _, c := range []string{"b", "c"} {
+		l.run(c, "git", "pull", "-q", "--no-rebase")
+	}
+	return l
+}
+
+// projectIDs are the ids of every questions.md block of clone, by
+// workspace directory, and the ids held by more than one block.
+func (l *gitLab) projectIDs(clone string) (map[string][]string, []string) {
+	l.t.Helper()
+	byWS := map[string][]string{}
+	count := map[string]int{}
+	for _, slug := range []string{"pay", "feat-b"} {
+		data := l.read(clone + "/.devrites/work/" + slug + "/" + mdstore.QuestionsFile)
+		for _, b := range mdstore.ParseQuestions([]byte(data)).Blocks() {
+			byWS[slug] = append(byWS[slug], b.QID)
+			count[b.QID]++
+		}
+	}
+	var dups []string
+	for id, n := range count {
+		if n > 1 {
+			dups = append(dups, id)
+		}
+	}
+	return byWS, dups
+}
+
+// TestClonesQIDsUniqueAcrossFeatures: two clones raise at once in two
+// features and in the same one, so that a plain per-file merge would give
+// theirs' question of pay the id ours' feat-b question has; merged with
+// pull --no-rebase and with --rebase: every id names one question in the
+// whole project, the decision entry of the renumbered question follows it
+// (and none stays under the id another question has), the Log names each
+// raise once, and doctor is clean.
+func TestClonesQIDsUniqueAcrossFeatures(t *testing.T) {
+	for _, mode := range []string{"--no-rebase", "--rebase"} {
+		t.Run(mode, func(t *testing.T) {
+			l := twoFeatures(t)
+			l.t = t
+			// a: pay's "Which retry policy?" is q-…-001, answered.
+			l.at("a", "2026-11-29T10:00:00Z", "question", "raise", "--gate", "blocking", "--question", "Which retry policy?", "--option", "three", "--option", "five")
+			l.at("a", "2026-11-29T10:01:00Z", "state", "resolve", "q-2026-11-29-001", "1")
+			l.save("a", "a: retry policy")
+			l.run("a", "git", "push", "-q", "origin", "main")
+			// b: feat-b's "Which schema?" is its q-…-001; pay's "Which
+			// queue?" then q-…-002, answered.
+			l.at("b", "2026-11-29T10:02:00Z", "question", "raise", "--slug", "feat-b", "--gate", "advisory", "--question", "Which schema?", "--option", "star")
+			l.at("b", "2026-11-29T10:03:00Z", "question", "raise", "--gate", "blocking", "--question", "Which queue?", "--option", "kafka")
+			l.at("b", "2026-11-29T10:04:00Z", "state", "resolve", "q-2026-11-29-002", "1")
+			l.save("b", "b: schema and queue")
+			code, out, errs := l.exec("b", "git", "pull", "-q", mode, "--no-edit")
+			if code != 0 {
+				t.Fatalf("b: git pull %s: exit %d\n%s%s", mode, code, out, errs)
+			}
+			byWS, dups := l.projectIDs("b")
+			if len(dups) > 0 {
+				t.Fatalf("after pull %s: ids %v name questions of two workspaces: %v", mode, dups, byWS)
+			}
+			retry := l.qidOf("b", "Which retry policy?")
+			if retry == "q-2026-11-29-001" {
+				t.Fatalf("retry policy kept q-2026-11-29-001, feat-b's schema question's id")
+			}
+			dec := l.read("b/" + gitWS + mdstore.DecisionsFile)
+			if !strings.Contains(dec, "## "+retry+" ") {
+				t.Errorf("decisions.md has no entry under %s, the retry policy's id:\n%s", retry, dec)
+			}
+			if strings.Contains(dec, "## q-2026-11-29-001") {
+				t.Errorf("decisions.md keeps an entry under q-2026-11-29-001, feat-b's id:\n%s", dec)
+			}
+			st := l.read("b/" + gitWS + mdstore.StateFile)
+			for _, id := range byWS["pay"] {
+				if n := countRaises(st, id); n != 1 {
+					t.Errorf("pay's Log names the raise of %s %d times, want once:\n%s", id, n, st)
+				}
+			}
+			if countRaises(st, "q-2026-11-29-001") != 0 {
+				t.Errorf("pay's Log names a raise of q-2026-11-29-001, a question of feat-b:\n%s", st)
+			}
+			l.doctorClean("b")
+			// A qid without --slug is the one question that has it.
+			out = l.run("b", engineName, "questions", "show", "q-2026-11-29-001")
+			if !strings.Contains(out, "Which schema?") {
+				t.Errorf("questions show q-2026-11-29-001:\n%s", out)
+			}
+			l.run("b", "git", "push", "-q", "origin", "HEAD:main")
+			l.run("a", "git", "pull", "-q", mode, "--no-edit")
+			if _, dups := l.projectIDs("a"); len(dups) > 0 {
+				t.Errorf("a after pull: ids %v name questions of two workspaces", dups)
+			}
+			l.doctorClean("a")
+		})
+	}
+}
+
+// countRaises counts the Log lines of state.md that record the raise of id.
+func countRaises(state, id string) int {
+	n := 0
+	for _, line := range strings.Split(state, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "- ") && strings.Contains(line, id) && strings.Contains(line, "raised") {
+			n++
+		}
+	}
+	return n
 }
