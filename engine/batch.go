@@ -150,14 +150,14 @@ func (e *Engine) validate(f *files, it Resolution, by string, batch bool, where 
 			return "", fmt.Errorf("%s: %w", where, err)
 		}
 		if b.Row() && !mdstore.FitsCell(want.text) {
-			return "", mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(want.text)),
+			return "", mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], brief(want.text)),
 				"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
 		}
 		return b.QID, nil
 	}
 	want, err := e.resolvedValues(b, r)
 	if err != nil || !sameResolution(b, want) {
-		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, st, oneLine(b.Value("answer"))),
+		return "", mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, st, brief(b.Value("answer"))),
 			"a final question is not resolved again; raise a new question if the decision changed")
 	}
 	return b.QID, nil // an identical re-run, in a batch as alone

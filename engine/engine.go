@@ -74,7 +74,7 @@ func (e *Engine) answerer(by string) (string, error) {
 		return e.Actor, nil
 	}
 	if strings.ContainsAny(by, "\r\n") {
-		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", oneLine(by)).Hint("a name is one line")
+		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", brief(by)).Hint("a name is one line")
 	}
 	return by, nil
 }

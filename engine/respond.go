@@ -30,7 +30,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 		return err
 	}
 	if by = strings.TrimSpace(by); by == "" || strings.ContainsAny(by, ",\n") {
-		return mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, by)
+		return mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, brief(by))
 	}
 	who, ok := rt.responder(by)
 	if !ok {
@@ -48,7 +48,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
 		return nil
 	}
-	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, oneLine(b.Value("answer"))),
+	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, brief(b.Value("answer"))),
 		"a final question is not resolved again; raise a new question if the decision changed")
 }
 

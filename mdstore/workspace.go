@@ -120,7 +120,15 @@ func Find(loc Locator) (*Workspace, error) {
 		if legacy := filepath.Join(devrites, "features", slug); isDir(legacy) {
 			ws.Dir = legacy
 		} else {
-			return nil, Errorf(ErrNoWorkspace, "%s: no such workspace", ws.Dir).Fix(RunInit, slug)
+			err := Errorf(ErrNoWorkspace, "%s: no such workspace", ws.Dir)
+			var slugs []string
+			for _, w := range Workspaces(devrites) {
+				slugs = append(slugs, w.Slug)
+			}
+			if near := Closest(slug, slugs); near != "" {
+				err = err.Hint("did you mean --slug " + near + "?")
+			}
+			return nil, err.Fix(RunInit, slug)
 		}
 	}
 	return ws, nil

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
@@ -131,7 +133,26 @@ func failureIn(err error, scope string) mcp.Failure {
 	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
 		hints = append(hints, remedy(r, subject, scope))
 	}
-	return mcp.Failure{Line: "devrites-engine: " + strings.TrimSpace(err.Error()), Kind: kind, Code: code, Hints: hints}
+	return mcp.Failure{Line: "devrites-engine: " + clipLine(strings.TrimSpace(err.Error())), Kind: kind, Code: code, Hints: hints}
+}
+
+// lineMax is the longest error line printed. The library quotes text
+// briefly; this bounds what it did not foresee (a 100 KB word an agent
+// left unquoted), keeping the line's start and end, which say what failed.
+const lineMax = 2000
+
+func clipLine(s string) string {
+	if len(s) <= lineMax {
+		return s
+	}
+	head, tail := s[:lineMax*3/4], s[len(s)-lineMax/5:]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return head + " … (" + strconv.Itoa(len(s)) + " bytes) … " + tail
 }
 
 // remedy words a remedy the library named: the command to run.
