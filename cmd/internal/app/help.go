@@ -183,7 +183,6 @@ func didYouMean(cmds []*cli.Command, name string) string {
 	return fmt.Sprintf(cli.SuggestDidYouMeanTemplate, best)
 }
 
-
 func init() {
 	cli.SuggestDidYouMeanTemplate = "did you mean %q?" // a hint line: lower case, as all hints
 }
