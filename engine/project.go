@@ -92,3 +92,26 @@ func Locate(devrites, id string) []*mdstore.Workspace {
 	}
 	return folded
 }
+
+// Later is, of the workspaces found holding the question id, the one whose
+// question doctor --fix renumbers (doctor_project.go): raised last, else
+// the last by slug; nil when there is no such choice.
+func Later(found []*mdstore.Workspace, id string) *mdstore.Workspace {
+	var later *mdstore.Workspace
+	var laterAt string
+	for _, ws := range found {
+		b, err := ws.ReadFile(mdstore.QuestionsFile)
+		if err != nil {
+			return nil
+		}
+		blk := mdstore.ParseQuestions(b).Find(id)
+		if blk == nil {
+			return nil
+		}
+		at := strings.TrimSpace(blk.Value("raised_at"))
+		if later == nil || at > laterAt || at == laterAt && ws.Slug > later.Slug {
+			later, laterAt = ws, at
+		}
+	}
+	return later
+}

@@ -172,3 +172,61 @@ func countRaises(state, id string) int {
 	}
 	return n
 }
+
+// TestClonesOneSidedFeatures: a raises (and answers) in pay, b in feat-b,
+// and nothing else: git merges without the driver, and both features hold
+// q-…-001. The ambiguity is refused with a hint that is run as printed
+// (doctor --fix in the feature that raised later), after which every id
+// is one question's; c makes the same repair on its own, and the clones
+// then merge without conflict and agree. Both pull modes.
+func TestClonesOneSidedFeatures(t *testing.T) {
+	for _, mode := range []string{"--no-rebase", "--rebase"} {
+		t.Run(mode, func(t *testing.T) {
+			l := twoFeatures(t)
+			l.t = t
+			l.at("a", "2026-11-29T10:00:00Z", "question", "raise", "--gate", "blocking", "--question", "Which retry policy?", "--option", "three")
+			l.at("a", "2026-11-29T10:01:00Z", "state", "resolve", "q-2026-11-29-001", "1")
+			l.save("a", "a: retry policy")
+			l.run("a", "git", "push", "-q", "origin", "main")
+			l.at("b", "2026-11-29T10:02:00Z", "question", "raise", "--slug", "feat-b", "--gate", "blocking", "--question", "Which schema?", "--option", "star")
+			l.at("b", "2026-11-29T10:03:00Z", "state", "resolve", "--slug", "feat-b", "q-2026-11-29-001", "1")
+			l.save("b", "b: schema")
+			l.run("b", "git", "pull", "-q", mode, "--no-edit")
+			l.run("b", "git", "push", "-q", "origin", "HEAD:main")
+			l.run("c", "git", "pull", "-q", mode, "--no-edit")
+			if _, dups := l.projectIDs("b"); len(dups) != 1 {
+				t.Fatalf("want the one id git merged twice, got %v", dups)
+			}
+			code, _, errs := l.exec("b", engineName, "questions", "show", "q-2026-11-29-001")
+			const hint = "hint: give the later one its own id: "
+			if code != exitMalformed || !strings.Contains(errs, hint+"devrites-engine doctor --slug feat-b --fix\n") {
+				t.Fatalf("questions show of the shared id: exit %d, want 6 and the doctor hint:\n%s", code, errs)
+			}
+			for _, clone := range []string{"b", "c"} {
+				_, _, errs := l.exec(clone, engineName, "questions", "show", "q-2026-11-29-001")
+				line := errs[strings.Index(errs, hint)+len(hint):]
+				line = line[:strings.IndexByte(line, '\n')]
+				l.run(clone, "sh", "-c", line)
+				byWS, dups := l.projectIDs(clone)
+				if len(dups) > 0 || byWS["pay"][0] != "q-2026-11-29-001" || byWS["feat-b"][0] != "q-2026-11-29-002" {
+					t.Fatalf("%s after %s: ids %v, duplicates %v", clone, line, byWS, dups)
+				}
+				dec := l.read(clone + "/.devrites/work/feat-b/" + mdstore.DecisionsFile)
+				if !strings.Contains(dec, "## q-2026-11-29-002 ") || strings.Contains(dec, "## q-2026-11-29-001") {
+					t.Errorf("%s: feat-b's decision entry does not follow its question:\n%s", clone, dec)
+				}
+				l.doctorClean(clone)
+				l.save(clone, clone+": doctor --fix")
+			}
+			l.run("b", "git", "push", "-q", "origin", "HEAD:main")
+			code, out, errs := l.exec("c", "git", "pull", "-q", mode, "--no-edit")
+			if code != 0 {
+				t.Fatalf("c: pull after both repaired: exit %d\n%s%s", code, out, errs)
+			}
+			if byWS, dups := l.projectIDs("c"); len(dups) > 0 || len(byWS["feat-b"]) != 1 {
+				t.Errorf("c after pull: ids %v, duplicates %v", byWS, dups)
+			}
+			l.doctorClean("c")
+		})
+	}
+}
