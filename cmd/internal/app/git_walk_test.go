@@ -346,6 +346,21 @@ func (w *walk) check(clone string) {
 			l.t.Errorf("%s: the re-scope owed for %s (%s) is gone: next_action and rescope_pending are %q", w.step, bs[0].QID, q, owedIn)
 		}
 	}
+	// The Log holds one raise line per id, and one question is awaited:
+	// the others queued, each once, never the awaited one again.
+	raises := map[string]int{}
+	for _, line := range strings.Split(files[mdstore.StateFile], "\n") {
+		if _, rest, ok := strings.Cut(line, ": raised "); ok && strings.HasPrefix(strings.TrimSpace(line), "- ") {
+			id, _, _ := strings.Cut(rest, " ")
+			if raises[id]++; raises[id] == 2 {
+				l.t.Errorf("%s: the Log names the raise of %s twice", w.step, id)
+			}
+		}
+	}
+	queued := splitIDs(cursor(s, "awaiting_next"))
+	if aw := s.AwaitingQID(); aw != "" && slices.Contains(queued, aw) || len(slices.Compact(slices.Sorted(slices.Values(queued)))) != len(queued) {
+		l.t.Errorf("%s: state.md awaits %q and queues %q", w.step, s.AwaitingQID(), queued)
+	}
 	held := w.stopsOf(clone).held()
 	if st, at := cursor(s, "status"), cursor(s, "stopped_at"); (st == "blocked") != (len(held) > 0) || at != strings.Join(held, ", ") {
 		l.t.Errorf("%s: status %q, stopped_at %q, want the stops made and not lifted: %q", w.step, st, at, held)
