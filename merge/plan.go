@@ -271,16 +271,6 @@ func Plan(base, ours, theirs Source) (*Renumbering, error) {
 	return PlanIn(base, ours, theirs, Project{})
 }
 
-// PlanIn is Plan for a workspace of a project of several: see Project.
-func PlanIn(base, ours, theirs Source, pr Project) (*Renumbering, error) {
-	p, err := newPlan(base, ours, theirs, pr)
-	if err != nil {
-		return nil, err
-	}
-	p.records()
-	return p.r, nil
-}
-
 // records fills in what the merges of the other files look up in the
 // renumbering (Moved, Final, Raised); the merge of questions.md itself
 // needs none of it.
@@ -359,21 +349,6 @@ type plan struct {
 
 type pairing struct {
 	t, base *qblock // base is nil when both sides added the question
-}
-
-// Project is what the merge of one workspace's questions.md knows of the
-// rest of its project, where a qid names one question (docs/git.md,
-// "Several features"): the ids the project's other workspaces use, on
-// either side of the merge, and those the merges of other workspaces in
-// the same merge give. A block of theirs new to ours under one of them is
-// renumbered as if ours held it, and no renumbering takes one.
-type Project struct {
-	Reserved []string
-	// Claimed are ids that another workspace holds on theirs' side and
-	// whose questions.md git takes from theirs as it is (only theirs
-	// changed it): a block new on ours' side under one of them is the one
-	// that can still move, and takes the next free id.
-	Claimed []string
 }
 
 func newPlan(base, ours, theirs Source, pr Project) (*plan, error) {
@@ -470,25 +445,7 @@ func (p *plan) place() error {
 	for id := range reserved {
 		taken[id] = true
 	}
-	// A question ours raised under an id another workspace of theirs has
-	// moves on: that workspace's file is theirs as it is.
-	for _, o := range p.o.blocks {
-		if !slices.Contains(p.claimed, o.qid) || p.oBase.of(o) != nil || p.pairs[o.n].t != nil || p.moved[o] != "" {
-			continue
-		}
-		id, err := qid.Parse(o.qid)
-		if err != nil {
-			continue
-		}
-		next, err := qid.Next(all, nil, id.Date)
-		if err != nil {
-			continue // kept: doctor reports the id two workspaces hold
-		}
-		all = append(all, next)
-		taken[next] = true
-		p.moved[o] = next
-		p.yielded = append(p.yielded, Rename{From: o.qid, To: next})
-	}
+	all = p.yieldClaimed(all, taken)
 	for _, t := range fresh {
 		if p.paired.of(t) != nil {
 			continue
