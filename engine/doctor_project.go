@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -15,8 +16,9 @@ import (
 // is to move — the one raised later (raised_at; on a tie, or without raise
 // times, the later slug) — and --fix renumbers that one there, as it
 // renumbers a duplicate inside one file: the next free id of the project,
-// renumbered_from, the pause and the decision entry following it. The
-// rule is the same on every clone, so clones that each fix it agree.
+// renumbered_from, the pause, the Log and the decision entry following
+// it. The rule is the same on every clone, so clones that each fix it
+// agree.
 
 // sharedQID is an id this workspace's questions.md and another workspace's
 // hold.
@@ -89,10 +91,15 @@ func (d *doctor) checkSharedQIDs(w *wsFiles) {
 // follow it.
 func (d *doctor) renumberShared(w *wsFiles) error {
 	others := d.e.otherQIDs()
-	for _, s := range d.sharedQIDs(w) {
-		if !s.moves || !renumberable(s.block) {
-			continue
+	for {
+		// Found again after each renumbering: renumbered_from adds a line,
+		// and the blocks below it move.
+		shared := d.sharedQIDs(w)
+		i := slices.IndexFunc(shared, func(s sharedQID) bool { return s.moves && renumberable(s.block) })
+		if i < 0 {
+			return nil
 		}
+		s := shared[i]
 		old, line := s.block.QID, s.block.Line()
 		id, _ := qid.Parse(old) // sharedQIDs keeps valid ids only
 		next, _, err := nextFree(&w.files, id.Date, others)
@@ -117,11 +124,15 @@ func (d *doctor) renumberShared(w *wsFiles) error {
 			w.dirtyS = true
 			did += "; state.md now awaits " + next
 		}
+		// The Log names each raise once, under the id its question has:
+		// in this workspace the old id named this question only.
+		if w.state != nil && w.state.MapLog(func(t string) string { return replaceID(t, old, next) }) {
+			w.dirtyS = true
+		}
 		if cs := followDecisions(&w.files, map[string]bool{old: true}); len(cs) > 0 {
 			w.dirtyDec = true
 			did += "; decisions.md follows"
 		}
 		d.repairs = append(d.repairs, Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
 	}
-	return nil
 }

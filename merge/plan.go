@@ -422,6 +422,13 @@ func (p *plan) place() error {
 		for _, b := range f.blocks {
 			all = append(all, b.qid)
 			taken[b.qid] = taken[b.qid] || f == p.o
+			// An id a question of ours had before it was renumbered is
+			// still its id in the Log, in decisions and on a person's
+			// phone: another question never takes it.
+			for _, old := range splitList(b.from) {
+				all = append(all, old)
+				taken[old] = taken[old] || f == p.o
+			}
 		}
 	}
 	// Another workspace's ids are ours' as much as ours' own are.

@@ -43,6 +43,13 @@ func TestQuestionsInProject(t *testing.T) {
 		pr:     Project{Claimed: []string{id1}},
 		want:   q(blk(id1, "status: answered", "question: Ours?", t10, "answer: yes"), blk(id2, open, "question: Two?", t11)),
 	}, {
+		name:    "an id ours' question had is not another's",
+		base:    q(),
+		ours:    q(blk(id2, open, "question: Ours?", t10, "renumbered_from: "+id1)),
+		theirs:  q(blk(id1, open, "question: Theirs?", t11)),
+		want:    q(blk(id2, open, "question: Ours?", t10, "renumbered_from: "+id1), blk(id3, open, "question: Theirs?", t11, "renumbered_from: "+id1)),
+		renamed: []Rename{{id1, id3}},
+	}, {
 		name:   "no project: as before",
 		base:   q(),
 		ours:   q(blk(id2, open, "question: Ours?", t10)),

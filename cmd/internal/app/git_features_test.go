@@ -215,6 +215,10 @@ func TestClonesOneSidedFeatures(t *testing.T) {
 				if !strings.Contains(dec, "## q-2026-11-29-002 ") || strings.Contains(dec, "## q-2026-11-29-001") {
 					t.Errorf("%s: feat-b's decision entry does not follow its question:\n%s", clone, dec)
 				}
+				st := l.read(clone + "/.devrites/work/feat-b/" + mdstore.StateFile)
+				if countRaises(st, "q-2026-11-29-002") != 1 || strings.Contains(st, "q-2026-11-29-001") {
+					t.Errorf("%s: feat-b's Log does not follow its question:\n%s", clone, st)
+				}
 				l.doctorClean(clone)
 				l.save(clone, clone+": doctor --fix")
 			}
