@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/merge"
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // A qid names one question in the whole project (docs/git.md, "Several
@@ -70,6 +71,9 @@ func reserved(ctx context.Context, g *catFile, dir string, revs [3]string) merge
 				} else {
 					held = slices.Collect(mdstore.DecisionQIDs(b))
 				}
+				// Only the engine's project-wide ids count: DevRites numbers
+				// each feature's questions on its own (Q-001 in each).
+				held = slices.DeleteFunc(held, func(id string) bool { _, err := qid.Parse(id); return err != nil })
 				ids[d] = append(ids[d], held...)
 				if i == 2 {
 					theirsIDs[d] = append(theirsIDs[d], held...)
