@@ -147,6 +147,10 @@ func hookBroken(failed bool) string {
 	return ""
 }
 
+// conflictWords say what a configuration file a merge left conflicted
+// has, and the way out: a person settles it, as for a workspace file.
+const conflictWords = "unresolved merge conflict (keep what each side meant between the <<<<<<< and >>>>>>> lines and delete the markers)"
+
 // loadConfig reads a file of the AFK file's form at path ("" for none).
 func loadConfig(path string) AFK {
 	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
@@ -180,6 +184,10 @@ func loadConfig(path string) AFK {
 	}
 	if err != nil {
 		fail(fmt.Sprintf("%s: %v", path, err))
+		return done()
+	}
+	if line := mdstore.ConflictLine(b); line > 0 {
+		fail(fmt.Sprintf("%s:%d: %s", path, line, conflictWords))
 		return done()
 	}
 	var root yaml.Node
@@ -413,6 +421,9 @@ func LoadTemplates(devrites string) (Templates, error) {
 	}
 	if err != nil {
 		return t, err
+	}
+	if line := mdstore.ConflictLine(b); line > 0 {
+		return t, fmt.Errorf("%s:%d: %s", path, line, conflictWords)
 	}
 	// Parsed once: the node gives the keys' lines, then the texts.
 	var doc yaml.Node
