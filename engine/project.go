@@ -34,8 +34,10 @@ func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
 }
 
 // otherQIDs are the ids the project's other workspaces use: the questions
-// of their questions.md and the decisions of their decisions.md. A file
-// that cannot be read holds none.
+// of their questions.md, the decisions of their decisions.md, and the ids
+// their state.md's Awaiting and Log sections name (a question a lost
+// questions.md no longer holds is still on a person's phone). A file that
+// cannot be read holds none.
 func (e *Engine) otherQIDs() []string {
 	if !e.severalWorkspaces() {
 		return nil
@@ -50,6 +52,11 @@ func (e *Engine) otherQIDs() []string {
 		}
 		if b, err := ws.ReadFile(mdstore.DecisionsFile); err == nil {
 			used = slices.AppendSeq(used, mdstore.DecisionQIDs(b))
+		}
+		if b, err := ws.ReadFile(mdstore.StateFile); err == nil {
+			for m := range mdstore.ParseState(b).Mentions() {
+				used = append(used, m.QID)
+			}
 		}
 	}
 	return used
