@@ -124,6 +124,16 @@ func (d *doctor) renumberShared(w *wsFiles) error {
 			w.dirtyS = true
 			did += "; state.md now awaits " + next
 		}
+		// A re-scope owed (next_action, rescope_pending) and a queued
+		// pause (awaiting_next) name it by its new id too.
+		if w.state != nil {
+			for _, en := range w.state.Cursor() {
+				if v := replaceID(en.Value, old, next); v != en.Value {
+					w.state.Set(en.Canon, v)
+					w.dirtyS = true
+				}
+			}
+		}
 		// The Log names each raise once, under the id its question has:
 		// in this workspace the old id named this question only.
 		if w.state != nil && w.state.MapLog(func(t string) string { return replaceID(t, old, next) }) {

@@ -189,7 +189,7 @@ func TestClonesOneSidedFeatures(t *testing.T) {
 			l.save("a", "a: retry policy")
 			l.run("a", "git", "push", "-q", "origin", "main")
 			l.at("b", "2026-11-29T10:02:00Z", "question", "raise", "--slug", "feat-b", "--gate", "blocking", "--question", "Which schema?", "--option", "star")
-			l.at("b", "2026-11-29T10:03:00Z", "state", "resolve", "--slug", "feat-b", "q-2026-11-29-001", "1")
+			l.at("b", "2026-11-29T10:03:00Z", "state", "resolve", "--slug", "feat-b", "--reject", "q-2026-11-29-001", "too wide")
 			l.save("b", "b: schema")
 			l.run("b", "git", "pull", "-q", mode, "--no-edit")
 			l.run("b", "git", "push", "-q", "origin", "HEAD:main")
@@ -217,7 +217,10 @@ func TestClonesOneSidedFeatures(t *testing.T) {
 				}
 				st := l.read(clone + "/.devrites/work/feat-b/" + mdstore.StateFile)
 				if countRaises(st, "q-2026-11-29-002") != 1 || strings.Contains(st, "q-2026-11-29-001") {
-					t.Errorf("%s: feat-b's Log does not follow its question:\n%s", clone, st)
+					t.Errorf("%s: feat-b's Log and cursor do not follow its question:\n%s", clone, st)
+				}
+				if !strings.Contains(st, "| next_action | /rite-plan reslice --feedback q-2026-11-29-002 |") {
+					t.Errorf("%s: the re-scope feat-b owes does not follow its question:\n%s", clone, st)
 				}
 				l.doctorClean(clone)
 				l.save(clone, clone+": doctor --fix")
