@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // openFor finds the workspace of a command that names questions by their
@@ -39,8 +40,12 @@ func (e *env) openFor(ids ...string) (*engine.Engine, error) {
 			}
 			err := mdstore.Errorf(engine.ErrAmbiguous, "%s is a question of %d workspaces: %s", id, len(found), strings.Join(slugs, ", ")).
 				Hint("nothing was written; choose the workspace with --slug " + strings.Join(slugs, " or --slug "))
-			if later := engine.Later(found, id); later != nil {
-				err = err.Hint("give the later one its own id: devrites-engine doctor --slug " + later.Slug + " --fix")
+			// doctor renumbers the engine's ids only: DevRites numbers each
+			// feature's Q-NNN apart, and two of them are no slip.
+			if _, perr := qid.Parse(id); perr == nil {
+				if later := engine.Later(found, id); later != nil {
+					err = err.Hint("give the later one its own id: devrites-engine doctor --slug " + later.Slug + " --fix")
+				}
 			}
 			return nil, err
 		case holder != nil && holder.Dir != found[0].Dir:
