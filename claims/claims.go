@@ -261,3 +261,16 @@ func notRegular(path string) error {
 	return mdstore.Errorf(mdstore.ErrMalformed, "%s: not a regular file", path).
 		Hint("the claims file must be a plain file; move what is there aside (no claim it held is then known)")
 }
+
+// Overlapping are the paths of h's claim that hold h.Path (see Held): the
+// path itself, a directory above it, or a path below it. A claim of many
+// paths names only those.
+func (h Hold) Overlapping() []string {
+	var out []string
+	for _, q := range h.Claim.Paths {
+		if q == h.Path || q == "." || h.Path == "." || strings.HasPrefix(h.Path, q+"/") || strings.HasPrefix(q, h.Path+"/") {
+			out = append(out, q)
+		}
+	}
+	return out
+}

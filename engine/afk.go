@@ -17,6 +17,19 @@ type AFKStatus struct {
 	AlwaysStop    []string `json:"always_stop"`
 	// UntrustedFiles are the config files not trusted on this machine.
 	UntrustedFiles []UntrustedFile `json:"untrusted_files"`
+	// Hook is the notify hook in force and HookFrom the file it is read
+	// from: notify.yaml when it is there, else the AFK file (one file
+	// configures the hook; docs/afk-and-notify.md).
+	Hook     HookStatus `json:"hook"`
+	HookFrom string     `json:"hook_from,omitempty"`
+}
+
+// HookStatus is the notify hook in force, as afk status shows it.
+type HookStatus struct {
+	Notify        string   `json:"notify,omitempty"`
+	NotifyTimeout string   `json:"notify_timeout"`
+	NotifyOn      []string `json:"notify_on"`
+	ServeURL      string   `json:"serve_url,omitempty"`
 }
 
 // Status returns the effective AFK configuration: the file's values over the
@@ -24,8 +37,10 @@ type AFKStatus struct {
 func (e *Engine) Status() AFKStatus {
 	a := e.AFK
 	a.AllowGates, a.NotifyOn = nonNil(a.AllowGates), nonNil(a.NotifyOn)
+	h := e.Hook
 	return AFKStatus{AFK: a, NotifyTimeout: a.NotifyTimeout.String(), AlwaysStop: slices.Clone(alwaysStop),
-		UntrustedFiles: nonNil(e.Untrusted())}
+		UntrustedFiles: nonNil(e.Untrusted()), HookFrom: h.Path,
+		Hook: HookStatus{Notify: h.Notify, NotifyTimeout: h.NotifyTimeout.String(), NotifyOn: nonNil(h.NotifyOn), ServeURL: h.ServeURL}}
 }
 
 func nonNil[T any](s []T) []T {
@@ -93,6 +108,7 @@ type NotifyTestResult struct {
 	QID      string         `json:"qid"`
 	Sample   bool           `json:"sample"` // no question was open: sample values were sent
 	Command  string         `json:"command"`
+	From     string         `json:"from"` // the file the command is read from
 	OK       bool           `json:"ok"`
 	Duration string         `json:"duration"`
 	Error    string         `json:"error,omitempty"`
@@ -131,6 +147,9 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	case h.Broken:
 		return nil, mdstore.Errorf(ErrMalformed, "%s does not parse, so its notify hook is not known", h.Path).
 			Hint("fix the line the warning names").Fix(ShowAFK, "")
+	case h.Notify == "" && h.Path != e.AFK.Path && e.AFK.Notify != "":
+		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command, and it configures the hook: the notify command of %s is not run", h.Path, e.AFK.Path).
+			Hint("move the notify line of " + e.AFK.Path + " into " + h.Path)
 	case h.Notify == "":
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: no notify command", h.Path).
 			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")
@@ -148,7 +167,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 			q = &x
 		}
 	}
-	res := &NotifyTestResult{Event: event, Command: h.Notify, Log: e.WS.Path(mdstore.NotifyLog)}
+	res := &NotifyTestResult{Event: event, Command: h.Notify, From: h.Path, Log: e.WS.Path(mdstore.NotifyLog)}
 	if q == nil {
 		q = e.sampleQuestion()
 		res.Sample = true

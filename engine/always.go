@@ -73,7 +73,7 @@ type AlwaysResult struct {
 // standing approval: only an option number is taken.
 func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*AlwaysResult, error) {
 	if n := strings.TrimSpace(answer); !isNumber(n) {
-		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", oneLine(answer)).
+		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", brief(answer)).
 			Hint("always approve records the option picked; to answer in words, leave out --always")
 	} else if strings.TrimLeft(n, "0") != "1" {
 		// A rule auto-picks option 1, the recommended one: approving another

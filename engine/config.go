@@ -56,6 +56,20 @@ type AFK struct {
 	// policyKeys are the keys other than notify* the file set, with their
 	// line ("allow_gates (line 2)"), for notify.yaml, which ignores them.
 	policyKeys []string
+	// hookKeys are the keys of the hook's command the file set (notify,
+	// notify_timeout, notify_on, serve_url), with their line: the AFK
+	// file's are not read when notify.yaml is there.
+	hookKeys []string
+}
+
+// remindsOnOverdue reports whether on_overdue reminds or escalates a gate.
+func (a AFK) remindsOnOverdue() bool {
+	for _, o := range a.OnOverdue {
+		if o.Remind > 0 || len(o.EscalateTo) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Failed reports whether the i-th warning is one that makes the body fail
@@ -109,6 +123,19 @@ func LoadHook(devrites string, afk AFK) AFK {
 		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %s is a key of the AFK file; notify.yaml reads only notify, notify_timeout, notify_on, serve_url, on_overdue and channels", path, k))
 	}
 	h.policyKeys = nil
+	// One file configures the hook: the AFK file's hook keys are not read,
+	// and every command that shows the configuration says so (afk status,
+	// notify test, doctor), first, so that Failed still counts from the end.
+	if len(afk.hookKeys) > 0 {
+		say := fmt.Sprintf("%s: %s not read: %s configures the notify hook when it is there; move them there", afk.Path, strings.Join(afk.hookKeys, ", "), path)
+		if len(afk.hookKeys) == 1 {
+			say = strings.Replace(say, " not read:", " is not read:", 1)
+			say = strings.Replace(say, "move them there", "move it there", 1)
+		} else {
+			say = strings.Replace(say, " not read:", " are not read:", 1)
+		}
+		h.Warnings = append([]string{say}, h.Warnings...)
+	}
 	h.verify()
 	return h
 }
@@ -119,6 +146,10 @@ func hookBroken(failed bool) string {
 	}
 	return ""
 }
+
+// conflictWords say what a configuration file a merge left conflicted
+// has, and the way out: a person settles it, as for a workspace file.
+const conflictWords = "unresolved merge conflict (keep what each side meant between the <<<<<<< and >>>>>>> lines and delete the markers)"
 
 // loadConfig reads a file of the AFK file's form at path ("" for none).
 func loadConfig(path string) AFK {
@@ -137,6 +168,11 @@ func loadConfig(path string) AFK {
 	}
 	// done applies the failures, when there are any: fail closed.
 	done := func() AFK {
+		// A reminder or an escalation on_overdue configures is asked for:
+		// it needs no second switch in notify_on (docs/afk-and-notify.md).
+		if a.remindsOnOverdue() && !slices.Contains(a.NotifyOn, "reminder") {
+			a.NotifyOn = append(a.NotifyOn, "reminder")
+		}
 		if len(failures) > 0 {
 			a.Broken = true
 			a.AllowGates = []string{}
@@ -151,6 +187,10 @@ func loadConfig(path string) AFK {
 	}
 	if err != nil {
 		fail(fmt.Sprintf("%s: %v", path, err))
+		return done()
+	}
+	if line := mdstore.ConflictLine(b); line > 0 {
+		fail(fmt.Sprintf("%s:%d: %s", path, line, conflictWords))
 		return done()
 	}
 	var root yaml.Node
@@ -180,6 +220,8 @@ func loadConfig(path string) AFK {
 		seen[k.Value] = k.Line
 		if !isNotifyKey(k.Value) {
 			a.policyKeys = append(a.policyKeys, fmt.Sprintf("%s (line %d)", k.Value, k.Line))
+		} else if k.Value != "channels" && k.Value != "on_overdue" {
+			a.hookKeys = append(a.hookKeys, fmt.Sprintf("%s (line %d)", k.Value, k.Line))
 		}
 		var msg string
 		switch k.Value {
@@ -390,6 +432,9 @@ func LoadTemplates(devrites string) (Templates, error) {
 	if err := symlinkRefused(path); err != nil {
 		t.Invalid = append(t.Invalid, fmt.Sprintf("%s: %v: its texts are not used", path, err))
 		return t, nil
+	}
+	if line := mdstore.ConflictLine(b); line > 0 {
+		return t, fmt.Errorf("%s:%d: %s", path, line, conflictWords)
 	}
 	// Parsed once: the node gives the keys' lines, then the texts.
 	var doc yaml.Node

@@ -57,7 +57,8 @@ max_slices: 5
 		NotifyTimeout: 3 * time.Second, NotifyOn: []string{"raised", "reminder"}, NeverAuto: []string{"billing"},
 		AutoApproveAfter: 3, MaxSlices: 5,
 		// Nobody trusted it on this machine (docs/trust.md).
-		Untrusted: "not trusted", TrustCommand: "devrites-engine trust " + a.Path, data: a.data}
+		Untrusted: "not trusted", TrustCommand: "devrites-engine trust " + a.Path, data: a.data,
+		hookKeys: []string{"notify (line 2)", "notify_timeout (line 3)", "notify_on (line 4)"}}
 	if !reflect.DeepEqual(a, want) {
 		t.Errorf("got %+v, want %+v", a, want)
 	}

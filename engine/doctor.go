@@ -323,6 +323,7 @@ func (w *wsFiles) stage(tx *mdstore.Tx) {
 func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkState(w)
 	d.checkQuestions(w)
+	d.checkSharedQIDs(w)
 	w.held = d.holdCursor(w)
 	followed := d.checkIdentity(w)
 	d.checkDrift(followed)

@@ -25,6 +25,9 @@ func (d *doctor) repair(w *wsFiles) error {
 	if err := d.renumber(w); err != nil {
 		return err
 	}
+	if err := d.renumberShared(w); err != nil {
+		return err
+	}
 	d.followIdentity(w)
 	// decisions.md as follow left it: the two repairs that read it do not
 	// change it before they have read it.

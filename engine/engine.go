@@ -80,7 +80,7 @@ func (e *Engine) answerer(by string) (string, error) {
 		return e.Actor, nil
 	}
 	if strings.ContainsAny(by, "\r\n") {
-		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", oneLine(by)).Hint("a name is one line")
+		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", brief(by)).Hint("a name is one line")
 	}
 	if err := CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
 		return "", err

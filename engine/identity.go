@@ -87,8 +87,15 @@ func (e *Engine) describeAwaited(f *files) []correction {
 	if len(aw) == 0 || slices.ContainsFunc(aw, func(en mdstore.Entry) bool { return en.Canon != "question_id" && en.Canon != "raised_at" }) {
 		return nil
 	}
-	b := awaitedOpen(f)
+	// A section of the id alone (DevRites' own `- qid: q-7`) is a valid
+	// pause, not merge damage: only a section that also copied a raise
+	// time is one a merge wrote, and identity checks never rewrite a valid
+	// DevRites file.
 	raised, _ := s.GetAwaiting("raised_at")
+	if strings.TrimSpace(raised) == "" {
+		return nil
+	}
+	b := awaitedOpen(f)
 	if b == nil || strings.TrimSpace(raised) != strings.TrimSpace(b.Value("raised_at")) {
 		return nil
 	}

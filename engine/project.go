@@ -34,8 +34,10 @@ func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
 }
 
 // otherQIDs are the ids the project's other workspaces use: the questions
-// of their questions.md and the decisions of their decisions.md. A file
-// that cannot be read holds none.
+// of their questions.md, the decisions of their decisions.md, and the ids
+// their state.md's Awaiting and Log sections name (a question a lost
+// questions.md no longer holds is still on a person's phone). A file that
+// cannot be read holds none.
 func (e *Engine) otherQIDs() []string {
 	if !e.severalWorkspaces() {
 		return nil
@@ -50,6 +52,11 @@ func (e *Engine) otherQIDs() []string {
 		}
 		if b, err := ws.ReadFile(mdstore.DecisionsFile); err == nil {
 			used = slices.AppendSeq(used, mdstore.DecisionQIDs(b))
+		}
+		if b, err := ws.ReadFile(mdstore.StateFile); err == nil {
+			for m := range mdstore.ParseState(b).Mentions() {
+				used = append(used, m.QID)
+			}
 		}
 	}
 	return used
@@ -91,4 +98,27 @@ func Locate(devrites, id string) []*mdstore.Workspace {
 		return exact
 	}
 	return folded
+}
+
+// Later is, of the workspaces found holding the question id, the one whose
+// question doctor --fix renumbers (doctor_project.go): raised last, else
+// the last by slug; nil when there is no such choice.
+func Later(found []*mdstore.Workspace, id string) *mdstore.Workspace {
+	var later *mdstore.Workspace
+	var laterAt string
+	for _, ws := range found {
+		b, err := ws.ReadFile(mdstore.QuestionsFile)
+		if err != nil {
+			return nil
+		}
+		blk := mdstore.ParseQuestions(b).Find(id)
+		if blk == nil {
+			return nil
+		}
+		at := strings.TrimSpace(blk.Value("raised_at"))
+		if later == nil || at > laterAt || at == laterAt && ws.Slug > later.Slug {
+			later, laterAt = ws, at
+		}
+	}
+	return later
 }

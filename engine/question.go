@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -498,3 +499,19 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // OptionTitle is what an answer that picks the option records: its text up
 // to its rationale, without the "(Recommended)" mark.
 func OptionTitle(opt string) string { return optionTitle(opt) }
+
+// briefMax is how many characters of a person's or an agent's text an
+// error line quotes: an answer can be 100 KB, and a line that quotes it
+// whole drowns what failed.
+const briefMax = 80
+
+// brief is s on one line (oneLine), cut to briefMax characters with the
+// size of the whole when it is longer: for quoting text in error lines.
+func brief(s string) string {
+	s = oneLine(s)
+	if utf8.RuneCountInString(s) <= briefMax {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:briefMax]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}

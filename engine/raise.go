@@ -107,7 +107,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	}
 	if r.Choice != nil && r.Answered != nil && !answersOption(*r.Answered, *r.Choice, r.Options[*r.Choice-1]) {
 		n := *r.Choice
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", n, optionTitle(r.Options[n-1]), oneLine(*r.Answered)),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", n, brief(optionTitle(r.Options[n-1])), brief(*r.Answered)),
 			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(n)+"'s text")
 	}
 	return nil

@@ -272,7 +272,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	}
 	r.Resolve = e.resolveAwaited(f)
 	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
-		r.Reason += "; re-scope pending for " + strings.Join(r.RescopePending, ", ") + " (a person overruled a provisional answer)"
+		r.Reason += rescopeReason(f.questions, r.RescopePending)
 	}
 	e.holdUnsigned(f, r)
 	if seal && r.Proceed {
@@ -372,4 +372,25 @@ func (e *Engine) logLine(s *mdstore.State, text string) string {
 		phase = "engine"
 	}
 	return e.timestamp() + " " + phase + ": " + text
+}
+
+// rescopeReason says why each pending re-scope is owed, as its question
+// reads: a person rejected it, or overruled a provisional answer.
+func rescopeReason(qs *mdstore.Questions, ids []string) string {
+	var rejected, overruled []string
+	for _, id := range ids {
+		if b := qs.Find(id); b != nil && strings.TrimSpace(b.Value("status")) == StatusRejected {
+			rejected = append(rejected, id)
+		} else {
+			overruled = append(overruled, id)
+		}
+	}
+	var out string
+	if len(rejected) > 0 {
+		out += "; re-scope pending for " + strings.Join(rejected, ", ") + " (a person rejected it)"
+	}
+	if len(overruled) > 0 {
+		out += "; re-scope pending for " + strings.Join(overruled, ", ") + " (a person overruled a provisional answer)"
+	}
+	return out
 }

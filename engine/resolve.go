@@ -224,7 +224,7 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		r.choice, r.text, picked = n, "", true
 	}
 	if n := optionStated(r.text, opts); !picked && n > 0 {
-		r.choice, r.text, picked = n, "", true
+		r.choice, picked = n, true // the answer stays the person's words
 	}
 	if !picked {
 		return r, nil
@@ -266,11 +266,12 @@ func optionRangeError(n string, options int) error {
 // the new resolution picks one. Answering "Half up" after "2" picked the
 // option titled "Half up" is the same decision.
 func sameResolution(b *mdstore.Block, r resolution) bool {
-	if b.Value("status") != r.kind || b.Value("answer") != r.text {
+	c, _ := b.Get("choice")
+	sameChoice := r.choice != 0 && strings.TrimSpace(c) == strconv.Itoa(r.choice)
+	if b.Value("status") != r.kind || b.Value("answer") != r.text && !(sameChoice && strings.EqualFold(b.Value("answer"), r.text)) {
 		return false
 	}
-	c, _ := b.Get("choice")
-	return r.choice == 0 || strings.TrimSpace(c) == strconv.Itoa(r.choice)
+	return r.choice == 0 || sameChoice
 }
 
 // answer writes a resolution into the question's block and the decision

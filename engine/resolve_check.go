@@ -122,7 +122,7 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 	c.want, err = e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text, via: it.Via})
 	if c.q.Status != StatusOpen {
 		if err != nil || !sameResolution(b, c.want) {
-			return c, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, c.q.Status, oneLine(b.Value("answer"))),
+			return c, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, c.q.Status, brief(b.Value("answer"))),
 				"a final question is not resolved again; raise a new question if the decision changed")
 		}
 		return c, nil // an identical re-run, in a batch as alone
@@ -135,7 +135,7 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 		return c, fmt.Errorf("%s: %w", where, err)
 	}
 	if b.Row() && !mdstore.FitsCell(c.want.text) {
-		return c, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], oneLine(c.want.text)),
+		return c, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], brief(c.want.text)),
 			"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
 	}
 	return c, nil

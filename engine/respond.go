@@ -31,7 +31,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 		return resolution{}, err
 	}
 	if by = strings.TrimSpace(by); by == "" || strings.ContainsAny(by, ",\n") {
-		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, by)
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, brief(by))
 	}
 	who, ok := rt.responder(by)
 	if !ok {
@@ -49,7 +49,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
 		return want, nil
 	}
-	return want, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, oneLine(b.Value("answer"))),
+	return want, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, brief(b.Value("answer"))),
 		"a final question is not resolved again; raise a new question if the decision changed")
 }
 

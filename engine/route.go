@@ -74,12 +74,12 @@ func parseStrategy(s string) (strategy, error) {
 	}
 	name, n, found := strings.Cut(v, ":")
 	if strings.TrimSpace(name) != StrategyQuorum {
-		return strategy{}, mdstore.Errorf(ErrBadArgs, "unknown strategy %q", oneLine(s)).
+		return strategy{}, mdstore.Errorf(ErrBadArgs, "unknown strategy %q", brief(s)).
 			Hint("use single, first-response-wins, collect-all or quorum:N")
 	}
 	n = strings.TrimSpace(n)
 	if !found || !isNumber(n) {
-		return strategy{}, mdstore.Errorf(ErrBadArgs, "strategy %q: a quorum needs a number, as in quorum:2", oneLine(s))
+		return strategy{}, mdstore.Errorf(ErrBadArgs, "strategy %q: a quorum needs a number, as in quorum:2", brief(s))
 	}
 	n = strings.TrimLeft(n, "0")
 	if n == "" {
@@ -141,7 +141,7 @@ func (r *RaiseRequest) prepareRoute() error {
 		}
 		for _, name := range splitNames(entry) {
 			if strings.Contains(name, "\n") {
-				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", oneLine(name)).Hint("a route names people or roles, one line each")
+				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", brief(name)).Hint("a route names people or roles, one line each")
 			}
 			if err := CheckName("--route", name); err != nil {
 				return err

@@ -187,6 +187,10 @@ func (r *Rules) parse() {
 			r.Broken, r.List = true, []Rule{}
 		}
 	}()
+	if line := mdstore.ConflictLine(r.data); line > 0 {
+		r.Problems = append(r.Problems, RuleProblem{line, conflictWords})
+		return
+	}
 	seq, err := ruleSeq(r.data)
 	if err != nil {
 		r.Problems = append(r.Problems, ruleProblem(err))

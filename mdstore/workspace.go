@@ -94,6 +94,13 @@ func Find(loc Locator) (*Workspace, error) {
 		active := filepath.Join(devrites, "ACTIVE")
 		b, err := os.ReadFile(active)
 		if err == nil {
+			// A merge that left ACTIVE conflicted is said as such: its first
+			// line is a marker, not a bad slug (docs/git.md, ACTIVE).
+			if line := ConflictLine(b); line > 0 {
+				return nil, Errorf(ErrNoWorkspace, "%s:%d: unresolved merge conflict", active, line).
+					Hint("ACTIVE is this clone's own: keep its side with git checkout --ours -- " + active + " and git add it (or write one slug there)").
+					Hint("or name the feature with --slug")
+			}
 			slug = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 		}
 		if slug == "" { // absent, unreadable or empty: no feature is active
@@ -113,7 +120,15 @@ func Find(loc Locator) (*Workspace, error) {
 		if legacy := filepath.Join(devrites, "features", slug); isDir(legacy) {
 			ws.Dir = legacy
 		} else {
-			return nil, Errorf(ErrNoWorkspace, "%s: no such workspace", ws.Dir).Fix(RunInit, slug)
+			err := Errorf(ErrNoWorkspace, "%s: no such workspace", ws.Dir)
+			var slugs []string
+			for _, w := range Workspaces(devrites) {
+				slugs = append(slugs, w.Slug)
+			}
+			if near := Closest(slug, slugs); near != "" {
+				err = err.Hint("did you mean --slug " + near + "?")
+			}
+			return nil, err.Fix(RunInit, slug)
 		}
 	}
 	return ws, nil

@@ -63,6 +63,17 @@
 // Log lines, decisions' headings. No file is written beside the merge and
 // nothing is left to do after it.
 //
+// # Several workspaces
+//
+// A qid names one question in the whole project, not only in its
+// workspace. QuestionsIn and PlanIn take what the merge knows of the
+// project's other workspaces (Project, which package gitdriver reads from
+// the commits): a block of theirs under an id another workspace holds is
+// renumbered as if ours held it, a block new on ours' side under an id
+// that a workspace of theirs holds (whose file git takes from theirs as
+// it is) moves on to the next free id, and no new id is one of them. Both
+// moves are in the Renumbering, so state.md and decisions.md follow.
+//
 // # Memory
 //
 // Questions and Plan read each version of questions.md through a Source,

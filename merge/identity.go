@@ -101,7 +101,7 @@ type Rename struct{ From, To string }
 // questions.md (see Plan), so that every file's merge computes the same.
 type Renumbering struct {
 	base, ours, theirs map[string]string
-	renamed            []Rename
+	renamed, yielded   []Rename
 	// Of the questions of the merged questions.md, by id: those that are
 	// final on either side, and when each of the others was raised.
 	final  map[string]bool
@@ -153,6 +153,20 @@ func (r *Renumbering) Raised(id string) string {
 	return r.raised[id]
 }
 
+// Given lists every id the merge gives that its versions did not have:
+// the new ids of theirs' renamed blocks and of ours' blocks that moved off
+// an id another workspace holds (Project.Claimed).
+func (r *Renumbering) Given() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, rn := range append(slices.Clip(r.renamed), r.yielded...) {
+		out = append(out, rn.To)
+	}
+	return out
+}
+
 // Renamed lists the blocks of theirs that got a new id, in file order.
 func (r *Renumbering) Renamed() []Rename {
 	if r == nil {
@@ -170,7 +184,7 @@ func (r *Renumbering) maps() (base, ours, theirs map[string]string) {
 
 // renumbering derives the id maps from the plan.
 func (p *plan) renumbering() *Renumbering {
-	r := &Renumbering{base: map[string]string{}, ours: map[string]string{}, theirs: map[string]string{}, renamed: p.renamed}
+	r := &Renumbering{base: map[string]string{}, ours: map[string]string{}, theirs: map[string]string{}, renamed: p.renamed, yielded: p.yielded}
 	set := func(m map[string]string, from, to string) {
 		if from != to {
 			if _, dup := m[from]; !dup {

@@ -268,12 +268,7 @@ func asciiSpace(c byte) bool {
 // questions.md makes. A zero Source, or empty version, is a file without
 // questions.
 func Plan(base, ours, theirs Source) (*Renumbering, error) {
-	p, err := newPlan(base, ours, theirs)
-	if err != nil {
-		return nil, err
-	}
-	p.records()
-	return p.r, nil
+	return PlanIn(base, ours, theirs, Project{})
 }
 
 // records fills in what the merges of the other files look up in the
@@ -345,6 +340,9 @@ type plan struct {
 	moved      map[*qblock]string // ours block → the id theirs renumbered it to, which the result takes
 	unplaced   map[*qblock]string // theirs blocks that cannot be given an id: why
 	renamed    []Rename
+	reserved   []string     // Project.Reserved
+	claimed    []string     // Project.Claimed
+	yielded    []Rename     // ours' blocks moved off a claimed id
 	r          *Renumbering // p.renumbering(), once placed
 	mapT, mapB map[string]string
 }
@@ -353,9 +351,9 @@ type pairing struct {
 	t, base *qblock // base is nil when both sides added the question
 }
 
-func newPlan(base, ours, theirs Source) (*plan, error) {
+func newPlan(base, ours, theirs Source, pr Project) (*plan, error) {
 	var err error
-	p := &plan{outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}}
+	p := &plan{outID: map[*qblock]string{}, moved: map[*qblock]string{}, unplaced: map[*qblock]string{}, reserved: pr.Reserved, claimed: pr.Claimed}
 	infos := map[[16]byte]*qinfo{}
 	for _, v := range []struct {
 		f    **qfile
@@ -423,20 +421,37 @@ func (p *plan) place() error {
 		for _, b := range f.blocks {
 			all = append(all, b.qid)
 			taken[b.qid] = taken[b.qid] || f == p.o
+			// An id a question of ours had before it was renumbered is
+			// still its id in the Log, in decisions and on a person's
+			// phone: another question never takes it.
+			for _, old := range splitList(b.from) {
+				all = append(all, old)
+				taken[old] = taken[old] || f == p.o
+			}
 		}
 	}
+	// Another workspace's ids are ours' as much as ours' own are.
+	reserved := make(map[string]bool, len(p.reserved))
+	for _, id := range p.reserved {
+		reserved[id] = true
+	}
+	all = append(all, p.reserved...)
 	// A question theirs renumbered away from ours' id (ours' id is in its
 	// renumbered_from) takes theirs' id, unless ours uses it: ids only
 	// move on along a chain, so clones converge on one id per question
 	// instead of renumbering each other's questions back and forth.
 	for _, o := range p.o.blocks {
-		if pr := p.pairs[o.n]; pr.t != nil && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] {
+		if pr := p.pairs[o.n]; pr.t != nil && pr.t.qid != o.qid && slices.Contains(splitList(pr.t.from), o.qid) && !taken[pr.t.qid] && !reserved[pr.t.qid] {
 			p.moved[o] = pr.t.qid
 		}
 	}
 	for o, id := range p.moved {
 		taken[o.qid], taken[id] = false, true
 	}
+	for id := range reserved {
+		taken[id] = true
+	}
+	all = p.yieldClaimed(all, taken)
 	for _, t := range fresh {
 		if p.paired.of(t) != nil {
 			continue

@@ -18,6 +18,9 @@ type Result struct {
 	Conflicts []string
 	// Renamed lists the blocks of theirs given a new id (questions.md).
 	Renamed []Rename
+	// Yielded lists the blocks of ours given a new id because another
+	// workspace holds theirs on the other side (Project.Claimed).
+	Yielded []Rename
 }
 
 // Clean reports whether the merge needs no person.
@@ -42,7 +45,13 @@ type expect struct {
 // Questions merges three versions of questions.md by question block; see
 // the package documentation for the rules.
 func Questions(base, ours, theirs Source) (Result, error) {
-	p, err := newPlan(base, ours, theirs)
+	return QuestionsIn(base, ours, theirs, Project{})
+}
+
+// QuestionsIn is Questions for a workspace of a project of several: see
+// Project.
+func QuestionsIn(base, ours, theirs Source, pr Project) (Result, error) {
+	p, err := newPlan(base, ours, theirs, pr)
 	if err != nil {
 		return Result{}, err
 	}
@@ -73,6 +82,17 @@ func Questions(base, ours, theirs Source) (Result, error) {
 	for i, ob := range o.blocks {
 		textsBefore(i)
 		pr, changes := p.changes(ob)
+		if id, ok := p.moved[ob]; ok && pr.t == nil {
+			// Moved off an id another workspace holds (Project.Claimed).
+			lines, err := renamed(ob.lines(), ob.qid, id, mdstore.KV{Key: "renumbered_from", Value: joinChains(ob.from, ob.qid, id)})
+			if err != nil {
+				return Result{}, err
+			}
+			pieces = append(pieces, clean(lines))
+			e := expect{id, ob.status, ob.answer}
+			wantO, wantT = append(wantO, e), append(wantT, e)
+			continue
+		}
 		if !changes {
 			pieces = append(pieces, o.asIs(ob))
 			e := expect{ob.qid, ob.status, ob.answer}
@@ -115,7 +135,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 		pieces = breakBefore(pieces, nl)
 		pieces = append(pieces, clean(endLine(withEOL(trimBlankTail(c.lines), nl), nl)))
 	}
-	renamed := p.renamed // the plan is not held while the result is checked
+	renamed, yielded := p.renamed, p.yielded // the plan is not held while the result is checked
 	r, err := o.src.stream()
 	if err != nil {
 		return Result{}, err
@@ -134,7 +154,7 @@ func Questions(base, ours, theirs Source) (Result, error) {
 			return Result{}, err
 		}
 	}
-	return Result{Data: merged, Conflicts: conflicts, Renamed: renamed}, nil
+	return Result{Data: merged, Conflicts: conflicts, Renamed: renamed, Yielded: yielded}, nil
 }
 
 func textChunks(f *qfile) map[textKey][]string {

@@ -177,6 +177,9 @@ func (p *plan) fetch() error {
 		needO[p.o.blocks[n-1]] = true
 	}
 	for _, o := range p.o.blocks {
+		if _, ok := p.moved[o]; ok {
+			needO[o] = true
+		}
 		if pr, ok := p.changes(o); ok {
 			needO[o], needT[pr.t] = true, true
 			if pr.base != nil {

@@ -20,25 +20,49 @@ import (
 // siblingPlan computes the renumbering of the questions.md beside p from
 // its three versions in the commits being merged, which it finds by the
 // versions of p that git gave the driver: each is read once, and a commit's
-// p is compared with it by SHA-256.
+// p is compared with it by SHA-256. The ids of the project's other
+// workspaces are reserved (see reserved).
 func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source) (*merge.Renumbering, error) {
-	type version struct {
-		sum   [32]byte
-		empty bool
-	}
-	var vs [3]version
-	for i, src := range []merge.Source{base, ours, theirs} {
-		b, err := src.Bytes()
-		if err != nil {
-			return nil, err
-		}
-		vs[i] = version{sha256.Sum256(b), len(b) == 0}
-	}
 	g, err := newCatFile(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer g.close()
+	revs, err := findRevs(ctx, g, p, base, ours, theirs)
+	if err != nil {
+		return nil, err
+	}
+	sib := path.Join(path.Dir(filepath.ToSlash(p)), mdstore.QuestionsFile)
+	var qs [3]merge.Source
+	for i, rev := range revs {
+		if i == 0 && rev == "" {
+			continue // no common history: no base
+		}
+		qs[i] = merge.Reader(func() ([]byte, error) {
+			b, _, err := g.blob(rev + ":" + sib)
+			return b, err
+		})
+	}
+	return merge.PlanIn(qs[0], qs[1], qs[2], reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs))
+}
+
+// findRevs finds the commits (base, ours, theirs) whose versions of p are
+// the ones git gave the driver; ours is "" for the index, and the base ""
+// when there is no common history.
+func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merge.Source) ([3]string, error) {
+	type version struct {
+		sum   [32]byte
+		empty bool
+	}
+	var revs [3]string
+	var vs [3]version
+	for i, src := range []merge.Source{base, ours, theirs} {
+		b, err := src.Bytes()
+		if err != nil {
+			return revs, err
+		}
+		vs[i] = version{sha256.Sum256(b), len(b) == 0}
+	}
 	sib := path.Join(path.Dir(filepath.ToSlash(p)), mdstore.QuestionsFile)
 	is := func(rev string, v version) bool {
 		got, ok, err := g.blob(rev + ":" + p)
@@ -52,7 +76,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 		}
 	}
 	if !found {
-		return nil, fmt.Errorf("cannot tell which commit is ours: HEAD's %s is not the one git merges", p)
+		return revs, fmt.Errorf("cannot tell which commit is ours: HEAD's %s is not the one git merges", p)
 	}
 	theirsRev := ""
 	for _, stage := range []func(context.Context, string) []string{namedTheirs, searchTheirs} {
@@ -67,7 +91,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 		}
 	}
 	if theirsRev == "" {
-		return nil, fmt.Errorf("cannot tell which commit is theirs, to read its %s", sib)
+		return revs, fmt.Errorf("cannot tell which commit is theirs, to read its %s", sib)
 	}
 	var bases []string
 	for i := 1; i <= 8; i++ {
@@ -87,17 +111,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 	if baseRev == "" && len(mergeBases) > 0 {
 		baseRev = mergeBases[0] // a virtual base: the first real one stands for it
 	}
-	var qs [3]merge.Source
-	for i, rev := range []string{baseRev, oursRev, theirsRev} {
-		if i == 0 && rev == "" {
-			continue // no common history: no base
-		}
-		qs[i] = merge.Reader(func() ([]byte, error) {
-			b, _, err := g.blob(rev + ":" + sib)
-			return b, err
-		})
-	}
-	return merge.Plan(qs[0], qs[1], qs[2])
+	return [3]string{baseRev, oursRev, theirsRev}, nil
 }
 
 // namedTheirs are the commits that git names as the one merged in, most

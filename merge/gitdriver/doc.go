@@ -30,6 +30,13 @@
 // base). Each is checked: the commit's version of the driver's own file
 // must be the one git handed over, by SHA-256.
 //
+// Every driver also lists the workspaces of the project in HEAD, theirs
+// and their first merge base (git ls-tree; the same three commits for
+// every file of the merge) and reads their questions.md and decisions.md, so
+// that a merge renumbers against the ids of the whole project
+// (project.go); a driver that cannot find the commits merges questions.md
+// against its own file alone, as before.
+//
 // Limits: git must be on PATH, and Run must be started by git in the
 // repository (its working directory and environment name the commits).
 package gitdriver

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/merge"
@@ -37,7 +38,7 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	var err error
 	switch path.Base(filepath.ToSlash(p)) {
 	case mdstore.QuestionsFile:
-		res, err = merge.Questions(merge.File(o), merge.File(a), merge.File(b))
+		res, err = merge.QuestionsIn(merge.File(o), merge.File(a), merge.File(b), projectOf(ctx, p, o, a, b))
 	case mdstore.StateFile, mdstore.DecisionsFile:
 		var r *merge.Renumbering
 		if r, err = siblingPlan(ctx, p, merge.File(o), merge.File(a), merge.File(b)); err != nil {
@@ -48,6 +49,25 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 		} else {
 			res, err = merge.Decisions(merge.File(o), merge.File(a), merge.File(b), r)
 		}
+	case ActiveFile:
+		if path.Base(path.Dir(filepath.ToSlash(p))) != ".devrites" {
+			return lineMerge(ctx, o, a, b, false)
+		}
+		// ACTIVE is each clone's own choice of feature (docs/git.md): the
+		// clone's side stays and nothing conflicts. That is ours in a
+		// merge, and theirs in a rebase, which replays the clone's own
+		// commits onto the other side's.
+		if !rebasing(ctx) {
+			return 0 // a holds ours already
+		}
+		own, err := os.ReadFile(b)
+		if err == nil {
+			err = os.WriteFile(a, own, 0o644)
+		}
+		if err != nil {
+			return giveUp(err)
+		}
+		return 0
 	default:
 		// Not a workspace file: merged as git would without the driver.
 		return lineMerge(ctx, o, a, b, false)
@@ -60,6 +80,9 @@ func Run(ctx context.Context, o, a, b, p string, stderr io.Writer) (code int) {
 	}
 	for _, rn := range res.Renamed {
 		say("theirs' %s is now %s (ours has %s for another question; renumbered_from: %s)", rn.From, rn.To, rn.From, rn.From)
+	}
+	for _, rn := range res.Yielded {
+		say("ours' %s is now %s (another feature of theirs has %s; renumbered_from: %s)", rn.From, rn.To, rn.From, rn.From)
 	}
 	if !res.Clean() {
 		for _, c := range res.Conflicts {
@@ -91,4 +114,37 @@ func lineMerge(ctx context.Context, o, a, b string, always bool) int {
 		return 1
 	}
 	return 0
+}
+
+// rebasing reports whether git is replaying commits (rebase, either
+// backend), where ours is the branch rebased onto and theirs the clone's
+// own commit.
+func rebasing(ctx context.Context) bool {
+	out, err := output(ctx, "", "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return false
+	}
+	dir := strings.TrimSpace(string(out))
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// projectOf is what the merge of the questions.md p knows of the rest of
+// the project (see reserved); nothing when the commits cannot be found
+// (a driver run by hand), and the file is then merged on its own.
+func projectOf(ctx context.Context, p, o, a, b string) merge.Project {
+	g, err := newCatFile(ctx)
+	if err != nil {
+		return merge.Project{}
+	}
+	defer g.close()
+	revs, err := findRevs(ctx, g, p, merge.File(o), merge.File(a), merge.File(b))
+	if err != nil {
+		return merge.Project{}
+	}
+	return reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs)
 }

@@ -112,8 +112,8 @@ func TestInstall(t *testing.T) {
 	r := newRepo(t)
 	r.write(".gitattributes", "*.png binary\r\n")
 	g := r.install()
-	if len(g.Added) != 3 || !g.Configured || g.Attributes != ".gitattributes" {
-		t.Errorf("first install: added %q, configured %v, attributes %q; want 3 lines, configured, .gitattributes", g.Added, g.Configured, g.Attributes)
+	if len(g.Added) != 4 || !g.Configured || g.Attributes != ".gitattributes" {
+		t.Errorf("first install: added %q, configured %v, attributes %q; want 4 lines, configured, .gitattributes", g.Added, g.Configured, g.Attributes)
 	}
 	want := "*.png binary\r\n# devrites-engine: merge the workspace files by question (devrites-engine git install)\r\n" +
 		strings.Join(AttributeLines(), "\r\n") + "\r\n"

@@ -51,6 +51,10 @@ func output(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return cmd.Output()
 }
 
+// ActiveFile is the .devrites file naming the clone's active feature,
+// which the driver never merges: each clone keeps its own.
+const ActiveFile = "ACTIVE"
+
 // AttributeLines are the .gitattributes lines Install writes, relative to
 // the directory that holds .devrites.
 func AttributeLines() []string {
@@ -58,7 +62,7 @@ func AttributeLines() []string {
 	for _, f := range Files {
 		out = append(out, ".devrites/**/"+f+" merge="+Name)
 	}
-	return out
+	return append(out, ".devrites/"+ActiveFile+" merge="+Name)
 }
 
 // Install writes the attributes into dir/.gitattributes and the driver,

@@ -105,14 +105,19 @@ func cmdAFKStatus(c *cli.Context) error {
 		}
 		return strings.Join(l, ", ")
 	}
-	notifyCmd := s.Notify
+	// The hook lines are the hook in force, and say which file it is
+	// read from: notify.yaml, when it is there, over the AFK file.
+	notifyCmd := s.Hook.Notify
 	if notifyCmd == "" {
 		notifyCmd = "none"
 	}
+	if s.HookFrom != "" && (s.Hook.Notify != "" || s.HookFrom != s.Path) {
+		notifyCmd += " (from " + s.HookFrom + ")"
+	}
 	fmt.Fprintf(&b, "allow_gates: %s\n", list(s.AllowGates))
 	fmt.Fprintf(&b, "notify: %s\n", notifyCmd)
-	fmt.Fprintf(&b, "notify_timeout: %s\n", s.NotifyTimeout)
-	fmt.Fprintf(&b, "notify_on: %s\n", list(s.NotifyOn))
+	fmt.Fprintf(&b, "notify_timeout: %s\n", s.Hook.NotifyTimeout)
+	fmt.Fprintf(&b, "notify_on: %s\n", list(s.Hook.NotifyOn))
 	fmt.Fprintf(&b, "never_auto: %s\n", list(s.NeverAuto))
 	fmt.Fprintf(&b, "always_stop: %s\n", list(s.AlwaysStop))
 	if s.AutoApproveAfter > 0 {
@@ -159,6 +164,7 @@ func cmdNotifyTest(c *cli.Context) error {
 		what += " (sample values: no question is open)"
 	}
 	fmt.Fprintf(&b, "fired %s for %s: %s\n", r.Event, what, r.Command)
+	fmt.Fprintf(&b, "from: %s\n", r.From)
 	if r.OK {
 		fmt.Fprintf(&b, "ok: exit 0 in %s\n", r.Duration)
 	} else {
@@ -182,67 +188,6 @@ func cmdNotifyTest(c *cli.Context) error {
 	if r.LogError != "" {
 		e.warn([]string{r.LogError})
 	}
-	return nil
-}
-
-func cmdRemind(c *cli.Context) error {
-	e, eng, err := openEnv(c)
-	if err != nil {
-		return err
-	}
-	r, err := eng.Remind(e.ctx)
-	if err != nil {
-		return err
-	}
-	e.warn(r.Warnings)
-	var b strings.Builder
-	now := e.now()
-	for _, q := range r.Accepted {
-		fmt.Fprintf(&b, "accepted %s by expiry (%s, raised %s): option 1, %s\n", q.QID, q.Gate, q.RaisedAt, *q.Answer)
-	}
-	for _, q := range r.Reminded {
-		escalated := ""
-		if len(q.EscalatedTo) > 0 {
-			escalated = "; escalated to " + strings.Join(q.EscalatedTo, ", ")
-		}
-		fmt.Fprintf(&b, "reminded %s (%s, SLA %s, overdue by %s)%s\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)), escalated)
-	}
-	for _, q := range r.Waiting {
-		if r.Off != "" {
-			fmt.Fprintf(&b, "not reminded %s (%s, SLA %s, overdue by %s): %s\n", q.QID, q.Gate, q.SLA, span(q.OverdueBy(now)), r.Off)
-			continue
-		}
-		if every := eng.Hook.OnOverdue[q.Gate].Remind; every > 0 {
-			fmt.Fprintf(&b, "waiting %s: reminded at %s, again after %s (on_overdue)\n", q.QID, q.RemindedAt, span(every))
-			continue
-		}
-		fmt.Fprintf(&b, "waiting %s: reminded at %s, again after one SLA period (%s)\n", q.QID, q.RemindedAt, q.SLA)
-	}
-	if len(r.Reminded) == 0 && len(r.Waiting) == 0 && len(r.Accepted) == 0 {
-		b.WriteString("no overdue questions\n")
-	}
-	e.print(r, b.String())
-	return nil
-}
-
-func cmdOverdue(c *cli.Context) error {
-	e, eng, err := openEnv(c)
-	if err != nil {
-		return err
-	}
-	qs, err := eng.Overdue()
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	if len(qs) == 0 {
-		b.WriteString("no overdue questions\n")
-	}
-	now := e.now()
-	for _, q := range qs {
-		fmt.Fprintf(&b, "%s  %-10s  age %-4s  sla %-4s  overdue by %-6s  %s\n", q.QID, q.Gate, q.Age(now), q.SLA, span(q.OverdueBy(now)), q.Slice)
-	}
-	e.print(map[string]any{"questions": qs}, b.String())
 	return nil
 }
 

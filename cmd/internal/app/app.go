@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !errors.As(err, &ce) && !errors.Is(err, errUsage) {
 		err = mdstore.Errorf(errUsage, "%w", err) // urfave's own parse errors
 	}
-	return report(stderr, asJSON, err, warnings)
+	scope, _ := app.Metadata["scope"].(string)
+	return report(stderr, asJSON, err, warnings, scope)
 }
 
 // PrintWarnings prints warnings as every command does.
@@ -274,11 +276,24 @@ func envOf(c *cli.Context) (*env, error) {
 		return nil, err
 	}
 	app := c.App
+	app.Metadata["scope"] = scopeOf(c)
 	return &env{ctx: c.Context, c: c, stdin: app.Reader, stdout: app.Writer, stderr: app.ErrWriter,
 		json: c.Bool("json"), quiet: c.Bool("quiet"), now: now, warnings: app.Metadata["warnings"].(*[]string)}, nil
 }
 
 func (e *env) locator() mdstore.Locator { return locatorOf(e.c) }
+
+// scopeOf is the workspace flags of c as a hint repeats them ("--slug pay
+// "), or "" when none was given.
+func scopeOf(c *cli.Context) string {
+	var out string
+	for _, name := range []string{"workspace", "root", "slug"} {
+		if c.IsSet(name) {
+			out += "--" + name + " " + shellQuote(c.String(name)) + " "
+		}
+	}
+	return out
+}
 
 // locatorOf reads --workspace, --root and --slug from c, else
 // DEVRITES_WORKSPACE or DEVRITES_ROOT, from the current directory.
@@ -287,17 +302,41 @@ func locatorOf(c *cli.Context) mdstore.Locator {
 }
 
 // locate is the locator of the flags' values, else of DEVRITES_WORKSPACE or
-// DEVRITES_ROOT, from the current directory.
+// DEVRITES_ROOT, from the current directory. A flag always beats the
+// environment (docs/commands.md, "Choosing the workspace"): with --slug,
+// DEVRITES_WORKSPACE no longer names the feature, only the project it
+// lies in (when --root and DEVRITES_ROOT do not name one), so a printed
+// `… --slug feat-c …` acts on feat-c in a shell set up for feat-a.
 func locate(workspace, root, slug string) mdstore.Locator {
 	wd, _ := os.Getwd()
 	loc := mdstore.Locator{Workspace: workspace, Root: root, Slug: slug, Dir: wd}
-	if loc.Workspace == "" && loc.Root == "" {
-		loc.Workspace = os.Getenv("DEVRITES_WORKSPACE")
-		if loc.Workspace == "" {
-			loc.Root = os.Getenv("DEVRITES_ROOT")
-		}
+	if loc.Workspace != "" || loc.Root != "" {
+		return loc
+	}
+	envWorkspace := os.Getenv("DEVRITES_WORKSPACE")
+	if loc.Slug == "" && envWorkspace != "" {
+		loc.Workspace = envWorkspace
+		return loc
+	}
+	loc.Root = os.Getenv("DEVRITES_ROOT")
+	if loc.Root == "" && envWorkspace != "" {
+		loc.Root = projectOfFeature(envWorkspace)
 	}
 	return loc
+}
+
+// projectOfFeature is the .devrites directory a feature directory
+// (.devrites/work/<slug> or .devrites/features/<slug>) lies in, else "":
+// then the walk up from the current directory finds the project.
+func projectOfFeature(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if p := filepath.Dir(filepath.Dir(abs)); filepath.Base(p) == ".devrites" {
+		return p
+	}
+	return ""
 }
 
 // open finds the workspace and prepares the engine.

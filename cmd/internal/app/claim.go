@@ -152,9 +152,16 @@ func blockedLines(holds []claims.Hold) []string {
 func heldHints(holds []claims.Hold, session string, paths []string) []string {
 	var out []string
 	for _, h := range holds {
-		if !slices.Contains(h.Claim.Paths, h.Path) {
-			out = append(out, fmt.Sprintf("%s overlaps %s, claimed by %s: a claim on a directory holds every path below it",
-				h.Path, strings.Join(h.Claim.Paths, ", "), h.Claim.ID))
+		if slices.Contains(h.Claim.Paths, h.Path) {
+			continue
+		}
+		// Only the claim's paths that hold this one are named.
+		for _, q := range h.Overlapping() {
+			if q == "." || strings.HasPrefix(h.Path, q+"/") {
+				out = append(out, fmt.Sprintf("%s is below %s, claimed by %s: a claim on a directory holds every path below it", h.Path, q, h.Claim.ID))
+			} else {
+				out = append(out, fmt.Sprintf("%s holds %s, claimed by %s: a directory is held while a path below it is claimed", h.Path, q, h.Claim.ID))
+			}
 		}
 	}
 	return append(out, "do work that does not touch these paths, then check again: devrites-engine claim check --session "+

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
@@ -89,13 +91,15 @@ type cmdError struct {
 func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() }
 func (e *cmdError) Unwrap() error { return e.err }
 
-// report prints err and returns its exit code.
-func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
+// report prints err and returns its exit code. scope is the workspace
+// flags the command was given ("--slug pay "), which every command a hint
+// shows carries, so that it acts where the failed one did.
+func report(stderr io.Writer, asJSON bool, err error, warnings []string, scope string) int {
 	var s status
 	if errors.As(err, &s) {
 		return int(s)
 	}
-	f := failure(err)
+	f := failureIn(err, scope)
 	code, kind, msg, hints := f.Code, f.Kind, f.Line, f.Hints
 	if asJSON {
 		enc := json.NewEncoder(stderr)
@@ -119,7 +123,11 @@ func report(stderr io.Writer, asJSON bool, err error, warnings []string) int {
 
 // failure is err as report words it: the decisive line, the kind, the
 // exit code and the hints.
-func failure(err error) mcp.Failure {
+func failure(err error) mcp.Failure { return failureIn(err, "") }
+
+// failureIn is failure with the hints' commands in the workspace scope
+// names (see report).
+func failureIn(err error, scope string) mcp.Failure {
 	code, kind := exitCode(err)
 	hints := mdstore.Hints(err)
 	var amb *engine.AmbiguousError
@@ -127,29 +135,48 @@ func failure(err error) mcp.Failure {
 		hints = append(hints, ambiguityHints(err, amb)...)
 	}
 	if r, subject := mdstore.RemedyOf(err); r != mdstore.NoRemedy {
-		hints = append(hints, remedy(r, subject))
+		hints = append(hints, remedy(r, subject, scope))
 	}
-	return mcp.Failure{Line: "devrites-engine: " + strings.TrimSpace(err.Error()), Kind: kind, Code: code, Hints: hints}
+	return mcp.Failure{Line: "devrites-engine: " + clipLine(strings.TrimSpace(err.Error())), Kind: kind, Code: code, Hints: hints}
+}
+
+// lineMax is the longest error line printed. The library quotes text
+// briefly; this bounds what it did not foresee (a 100 KB word an agent
+// left unquoted), keeping the line's start and end, which say what failed.
+const lineMax = 2000
+
+func clipLine(s string) string {
+	if len(s) <= lineMax {
+		return s
+	}
+	head, tail := s[:lineMax*3/4], s[len(s)-lineMax/5:]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return head + " … (" + strconv.Itoa(len(s)) + " bytes) … " + tail
 }
 
 // remedy words a remedy the library named: the command to run.
-func remedy(r mdstore.Remedy, subject string) string {
+func remedy(r mdstore.Remedy, subject, scope string) string {
 	switch r {
 	case mdstore.RunDoctor:
-		return "run: devrites-engine doctor"
+		return "run: " + strings.TrimSpace("devrites-engine doctor "+scope)
 	case engine.RunDoctorFix:
-		return "run: devrites-engine doctor --fix"
+		return "run: devrites-engine doctor " + scope + "--fix"
 	case mdstore.RunInit:
 		if subject == "" {
 			subject = "<slug>"
 		}
 		return "run: devrites-engine init " + subject
 	case engine.ListQuestions:
-		return "list the questions: devrites-engine questions list --status all"
+		return "list the questions: devrites-engine questions list " + scope + "--status all"
 	case engine.ResolveAwaited:
 		return "answer it: " + subject
 	case engine.LiftStop:
-		return "a person lifts the stop: devrites-engine state resume"
+		return "a person lifts the stop: " + strings.TrimSpace("devrites-engine state resume "+scope)
 	case engine.UpgradeEngine:
 		return "upgrade devrites-engine"
 	case engine.ShowAFK:

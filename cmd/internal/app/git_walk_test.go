@@ -49,7 +49,7 @@ func TestClonesRandomWalk(t *testing.T) {
 		}
 	}
 	t.Logf("seed %d, %d steps (replay: go test ./cmd/internal/app -run TestClonesRandomWalk -walk.seed %d)", seed, steps, seed)
-	w := &walk{l: threeClones(t), rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), owed: map[string]bool{},
+	w := &walk{l: threeClones(t), ws: gitWS, rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), owed: map[string]bool{},
 		stops: map[string]*stops{}, clock: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
 	clones := []string{"a", "b", "c"}
 	for i := range steps {
@@ -78,6 +78,9 @@ func TestClonesRandomWalk(t *testing.T) {
 
 type walk struct {
 	l             *gitLab
+	ws            string   // the workspace walked, as gitWS: .devrites/work/<slug>/
+	slug          string   // its slug, passed as --slug; "" for the active one
+	env           []string // more environment for the engine (a decoy DEVRITES_WORKSPACE)
 	rnd           *rand.Rand
 	clock         time.Time
 	step          string
@@ -137,9 +140,9 @@ func (w *walk) now() string {
 func (w *walk) engine(clone string, args ...string) (int, string) {
 	w.l.t.Helper()
 	saved := w.l.env
-	w.l.env = append(append([]string(nil), w.l.env...), "DEVRITES_NOW="+w.now())
+	w.l.env = append(append(append([]string(nil), w.l.env...), w.env...), "DEVRITES_NOW="+w.now())
 	defer func() { w.l.env = saved }()
-	code, out, errs := w.l.exec(clone, engineName, args...)
+	code, out, errs := w.l.exec(clone, engineName, w.args(args...)...)
 	w.l.t.Logf("%s: %s: exit %d: %s", w.step, strings.Join(args, " "), code, strings.TrimSpace(strings.SplitN(out+errs, "\n", 2)[0]))
 	if code != 0 && code != 3 && code != 5 {
 		w.l.t.Errorf("%s: %s: exit %d\n%s%s", w.step, strings.Join(args, " "), code, out, errs)
@@ -150,7 +153,24 @@ func (w *walk) engine(clone string, args ...string) (int, string) {
 
 func (w *walk) raise(clone string) {
 	w.raised++
-	w.engine(clone, "question", "raise", "--gate", "blocking", "--question", fmt.Sprintf("W%d?", w.raised), "--option", "yes", "--option", "no")
+	w.engine(clone, "question", "raise", "--gate", "blocking", "--question", fmt.Sprintf("%sW%d?", w.slug, w.raised), "--option", "yes", "--option", "no")
+}
+
+// args are the engine's arguments for the walk's workspace: --slug first
+// when it walks one of several, as printed commands carry it.
+func (w *walk) args(args ...string) []string {
+	if w.slug == "" {
+		return args
+	}
+	return append([]string{"--slug", w.slug}, args...)
+}
+
+// exec runs the engine in clone without a step of the walk's clock.
+func (w *walk) exec(clone string, args ...string) (int, string, string) {
+	saved := w.l.env
+	w.l.env = append(append([]string(nil), w.l.env...), w.env...)
+	defer func() { w.l.env = saved }()
+	return w.l.exec(clone, engineName, w.args(args...)...)
 }
 
 // rejects: whether the walk rejects the question, decided by its text, so
@@ -162,7 +182,7 @@ func rejects(question string) bool {
 }
 
 func (w *walk) resolveAwaited(clone string) {
-	code, out, _ := w.l.exec(clone, engineName, "state", "show", "--json")
+	code, out, _ := w.exec(clone, "state", "show", "--json")
 	var v engine.StateView
 	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
 		w.l.t.Errorf("%s: state show: exit %d\n%s", w.step, code, out)
@@ -176,7 +196,7 @@ func (w *walk) resolveAwaited(clone string) {
 	} else {
 		queued = nil
 	}
-	b := mdstore.ParseQuestions([]byte(w.l.read(clone + "/" + gitWS + mdstore.QuestionsFile))).Find(id)
+	b := mdstore.ParseQuestions([]byte(w.l.read(clone + "/" + w.ws + mdstore.QuestionsFile))).Find(id)
 	if id == "" || b == nil || b.Value("status") != "open" {
 		return
 	}
@@ -196,7 +216,7 @@ func (w *walk) resolveAwaited(clone string) {
 
 func (w *walk) stopOrResume(clone string) {
 	s := w.stopsOf(clone)
-	if st, _ := w.l.stateOf(clone).Get("status"); st == "blocked" {
+	if st, _ := mdstore.ParseState([]byte(w.l.read(clone + "/" + w.ws + mdstore.StateFile))).Get("status"); st == "blocked" {
 		if code, _ := w.engine(clone, "state", "resume"); code == 0 {
 			s.lifted = append(s.lifted, s.held()...)
 		}
@@ -211,6 +231,14 @@ func (w *walk) stopOrResume(clone string) {
 
 // merge brings clone and origin together, then checks clone.
 func (w *walk) merge(clone string, rebase bool) {
+	if w.pull(clone, rebase) {
+		w.merged1(clone)
+	}
+}
+
+// pull brings clone and origin together (git pull, then push); false when
+// the merge did not complete.
+func (w *walk) pull(clone string, rebase bool) bool {
 	l := w.l
 	l.t.Helper()
 	args := []string{"pull", "-q", "--no-rebase", "--no-edit"}
@@ -225,15 +253,21 @@ func (w *walk) merge(clone string, rebase bool) {
 	w.merged = ""
 	for _, f := range []string{mdstore.StateFile, mdstore.DecisionsFile, mdstore.QuestionsFile} {
 		for _, rev := range []string{base, "HEAD", "origin/main"} {
-			_, out, _ := l.exec(clone, "git", "show", rev+":"+gitWS+f)
+			_, out, _ := l.exec(clone, "git", "show", rev+":"+w.ws+f)
 			w.merged += "--- " + f + " at " + rev + "\n" + out
 		}
 	}
 	if code, out, errs := l.exec(clone, "git", args...); code != 0 {
-		l.t.Errorf("%s: git %s: exit %d, a conflict where nothing disagrees\n%s%s\n%s", w.step, strings.Join(args, " "), code, out, errs, l.read(clone+"/"+gitWS+mdstore.StateFile))
-		return
+		l.t.Errorf("%s: git %s: exit %d, a conflict where nothing disagrees\n%s%s\n%s", w.step, strings.Join(args, " "), code, out, errs, l.read(clone+"/"+w.ws+mdstore.StateFile))
+		return false
 	}
 	l.run(clone, "git", "push", "-q", "origin", "HEAD:main")
+	return true
+}
+
+// merged1 takes in what a completed merge of clone did to the stops, then
+// checks clone.
+func (w *walk) merged1(clone string) {
 	w.stops[clone] = w.stopsOf(clone).join(w.stopsOf("origin"))
 	w.stops["origin"] = w.stops[clone].join(&stops{}) // a copy
 	w.check(clone)
@@ -244,7 +278,7 @@ func (w *walk) check(clone string) {
 	l := w.l
 	files := map[string]string{}
 	for _, f := range []string{mdstore.QuestionsFile, mdstore.StateFile, mdstore.DecisionsFile} {
-		files[f] = l.read(clone + "/" + gitWS + f)
+		files[f] = l.read(clone + "/" + w.ws + f)
 		for _, m := range []string{"<<<<<<<", ">>>>>>>"} {
 			if strings.Contains(files[f], m) {
 				l.t.Errorf("%s: %s has conflict markers", w.step, f)
@@ -312,14 +346,29 @@ func (w *walk) check(clone string) {
 			l.t.Errorf("%s: the re-scope owed for %s (%s) is gone: next_action and rescope_pending are %q", w.step, bs[0].QID, q, owedIn)
 		}
 	}
+	// The Log holds one raise line per id, and one question is awaited:
+	// the others queued, each once, never the awaited one again.
+	raises := map[string]int{}
+	for _, line := range strings.Split(files[mdstore.StateFile], "\n") {
+		if _, rest, ok := strings.Cut(line, ": raised "); ok && strings.HasPrefix(strings.TrimSpace(line), "- ") {
+			id, _, _ := strings.Cut(rest, " ")
+			if raises[id]++; raises[id] == 2 {
+				l.t.Errorf("%s: the Log names the raise of %s twice", w.step, id)
+			}
+		}
+	}
+	queued := splitIDs(cursor(s, "awaiting_next"))
+	if aw := s.AwaitingQID(); aw != "" && slices.Contains(queued, aw) || len(slices.Compact(slices.Sorted(slices.Values(queued)))) != len(queued) {
+		l.t.Errorf("%s: state.md awaits %q and queues %q", w.step, s.AwaitingQID(), queued)
+	}
 	held := w.stopsOf(clone).held()
 	if st, at := cursor(s, "status"), cursor(s, "stopped_at"); (st == "blocked") != (len(held) > 0) || at != strings.Join(held, ", ") {
 		l.t.Errorf("%s: status %q, stopped_at %q, want the stops made and not lifted: %q", w.step, st, at, held)
 	}
-	if code, out, _ := l.exec(clone, engineName, "state", "check"); open > 0 && code != 3 {
+	if code, out, _ := w.exec(clone, "state", "check"); open > 0 && code != 3 {
 		l.t.Errorf("%s: %d questions open, and state check exits %d\n%s", w.step, open, code, out)
 	}
-	code, out, errs := l.exec(clone, engineName, "doctor", "--json")
+	code, out, errs := w.exec(clone, "doctor", "--json")
 	var rep engine.DoctorReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 		l.t.Errorf("%s: doctor: exit %d, %v, findings %+v\n%s", w.step, code, err, rep.Findings, errs)

@@ -165,15 +165,23 @@ func cmdCompletion(c *cli.Context) error {
 
 // didYouMean is a hint naming the command closest to name (urfave/cli's
 // suggestion), or "".
+//
+// A suggestion is a name or alias a slip away from the word: at most one
+// edit (a letter added, dropped, changed, or two swapped) per three
+// letters. urfave's own suggester names the closest name however far, so
+// that "hook" got the alias "h".
 func didYouMean(cmds []*cli.Command, name string) string {
-	if cli.SuggestCommand == nil {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	best := mdstore.Closest(strings.ToLower(name), names)
+	if best == "" {
 		return ""
 	}
-	s := strings.TrimSpace(cli.SuggestCommand(cmds, name))
-	if strings.Contains(s, `""`) { // no command is close: urfave/cli suggests the empty name
-		return ""
-	}
-	return s
+	return fmt.Sprintf(cli.SuggestDidYouMeanTemplate, best)
 }
 
 func init() {

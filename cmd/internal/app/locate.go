@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
 )
 
 // openFor finds the workspace of a command that names questions by their
@@ -37,8 +38,16 @@ func (e *env) openFor(ids ...string) (*engine.Engine, error) {
 			for i, ws := range found {
 				slugs[i] = ws.Slug
 			}
-			return nil, mdstore.Errorf(engine.ErrAmbiguous, "%s is a question of %d workspaces: %s", id, len(found), strings.Join(slugs, ", ")).
+			err := mdstore.Errorf(engine.ErrAmbiguous, "%s is a question of %d workspaces: %s", id, len(found), strings.Join(slugs, ", ")).
 				Hint("nothing was written; choose the workspace with --slug " + strings.Join(slugs, " or --slug "))
+			// doctor renumbers the engine's ids only: DevRites numbers each
+			// feature's Q-NNN apart, and two of them are no slip.
+			if _, perr := qid.Parse(id); perr == nil {
+				if later := engine.Later(found, id); later != nil {
+					err = err.Hint("give the later one its own id: devrites-engine doctor --slug " + later.Slug + " --fix")
+				}
+			}
+			return nil, err
 		case holder != nil && holder.Dir != found[0].Dir:
 			return nil, mdstore.Errorf(engine.ErrBadArgs, "%s is a question of %s and %s of %s: one command acts on one workspace", holderID, holder.Slug, id, found[0].Slug).
 				Hint("nothing was written; answer the questions of each workspace apart, with --slug")

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/qid"
+)
+
+// A qid names one question in the whole project (docs/git.md, "Several
+// features"). Git runs the merge driver only on a file both sides changed:
+// when two clones each raised in a different feature, a pull can leave two
+// features holding one id, and every command naming it without --slug is
+// refused as ambiguous. doctor reports it in the workspace whose question
+// is to move — the one raised later (raised_at; on a tie, or without raise
+// times, the later slug) — and --fix renumbers that one there, as it
+// renumbers a duplicate inside one file: the next free id of the project,
+// renumbered_from, the pause, the Log and the decision entry following
+// it. The rule is the same on every clone, so clones that each fix it
+// agree.
+
+// sharedQID is an id this workspace's questions.md and another workspace's
+// hold.
+type sharedQID struct {
+	block *mdstore.Block
+	other string // the other workspace's slug
+	moves bool   // this workspace's question is the one to renumber
+}
+
+// sharedQIDs are this workspace's question ids another workspace of the
+// project holds too, in file order.
+func (d *doctor) sharedQIDs(w *wsFiles) []sharedQID {
+	if !d.e.severalWorkspaces() {
+		return nil
+	}
+	mine := map[string]*mdstore.Block{}
+	for _, b := range w.questions.Blocks() {
+		if _, err := qid.Parse(b.QID); err == nil && mine[b.QID] == nil {
+			mine[b.QID] = b
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	var out []sharedQID
+	for _, ws := range mdstore.Workspaces(d.e.WS.Devrites) {
+		if ws.Dir == d.e.WS.Dir {
+			continue
+		}
+		data, err := ws.ReadFile(mdstore.QuestionsFile)
+		if err != nil {
+			continue
+		}
+		for _, ob := range mdstore.ParseQuestions(data).Blocks() {
+			b := mine[ob.QID]
+			if b == nil {
+				continue
+			}
+			mineAt, otherAt := strings.TrimSpace(b.Value("raised_at")), strings.TrimSpace(ob.Value("raised_at"))
+			moves := mineAt > otherAt || mineAt == otherAt && d.e.WS.Slug > ws.Slug
+			out = append(out, sharedQID{block: b, other: ws.Slug, moves: moves})
+			delete(mine, ob.QID) // each id is reported once
+		}
+	}
+	return out
+}
+
+// checkSharedQIDs reports the ids another workspace holds too.
+func (d *doctor) checkSharedQIDs(w *wsFiles) {
+	for _, s := range d.sharedQIDs(w) {
+		if !s.moves {
+			d.add(Finding{Severity: SevWarning, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
+				Problem: "qid " + s.block.QID + " is also a question of " + s.other + ", raised later there (two features raised it on two clones?)",
+				Mend:    "run: devrites-engine doctor --slug " + s.other + " --fix (renumbers the later one)"})
+			continue
+		}
+		mend := "run: devrites-engine doctor --slug " + d.e.WS.Slug + " --fix (renumbers this later one and records renumbered_from)"
+		if !renumberable(s.block) {
+			mend = "give one of them another id by hand: doctor renumbers only the engine's q-YYYY-MM-DD-NNN headings"
+		}
+		d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
+			Problem: "qid " + s.block.QID + " is also a question of " + s.other + " (two features raised it on two clones?)",
+			Mend:    mend, Fixable: !w.refused && renumberable(s.block)})
+	}
+}
+
+// renumberShared gives each question of this workspace whose id an
+// earlier-raised question of another workspace holds the next free id of
+// the project, with renumbered_from; the pause and the decision entry
+// follow it.
+func (d *doctor) renumberShared(w *wsFiles) error {
+	others := d.e.otherQIDs()
+	for {
+		// Found again after each renumbering: renumbered_from adds a line,
+		// and the blocks below it move.
+		shared := d.sharedQIDs(w)
+		i := slices.IndexFunc(shared, func(s sharedQID) bool { return s.moves && renumberable(s.block) })
+		if i < 0 {
+			return nil
+		}
+		s := shared[i]
+		old, line := s.block.QID, s.block.Line()
+		id, _ := qid.Parse(old) // sharedQIDs keeps valid ids only
+		next, _, err := nextFree(&w.files, id.Date, others)
+		if err != nil {
+			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
+		}
+		chain := old
+		if prev := strings.TrimSpace(s.block.Value("renumbered_from")); prev != "" {
+			chain = prev + ", " + old
+		}
+		if err := w.questions.Rename(line, next); err != nil {
+			return err
+		}
+		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
+			return err
+		}
+		w.dirtyQ = true
+		others = append(others, next)
+		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + "; " + s.other + " has " + old + ")"
+		if w.state != nil && w.state.AwaitingQID() == old {
+			retarget(w.state, old, next)
+			w.dirtyS = true
+			did += "; state.md now awaits " + next
+		}
+		// A re-scope owed (next_action, rescope_pending) and a queued
+		// pause (awaiting_next) name it by its new id too.
+		if w.state != nil {
+			for _, en := range w.state.Cursor() {
+				if v := replaceID(en.Value, old, next); v != en.Value {
+					w.state.Set(en.Canon, v)
+					w.dirtyS = true
+				}
+			}
+		}
+		// The Log names each raise once, under the id its question has:
+		// in this workspace the old id named this question only.
+		if w.state != nil && w.state.MapLog(func(t string) string { return replaceID(t, old, next) }) {
+			w.dirtyS = true
+		}
+		if cs := followDecisions(&w.files, map[string]bool{old: true}); len(cs) > 0 {
+			w.dirtyDec = true
+			did += "; decisions.md follows"
+		}
+		d.repairs = append(d.repairs, Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+	}
+}
