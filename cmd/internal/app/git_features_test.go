@@ -7,7 +7,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Several features on several clones (SPEC §32): per-clone state stays
+// Several features on several clones (docs/git.md): per-clone state stays
 // per clone.
 
 // TestClonesActiveIsPerClone: three clones each choose their own active

@@ -27,7 +27,7 @@ import (
 	"github.com/devrites/devrites-engine/serve"
 )
 
-// A person's word is bound to the question, not to its id (SPEC §28),
+// A person's word is bound to the question, not to its id (docs/formats.md, "Question fingerprint"),
 // replayed with real git: clone b raises "Delete the old prod backups?"
 // and pushes; clone a raises "Deploy window?", which gets the same id,
 // q-2026-11-29-001, and sends it to the person (a tap, a page, a form);

@@ -12,7 +12,7 @@ import (
 var walkFeatures = flag.Bool("walk.features", false, "TestClonesRandomWalkFeatures: run it (it runs with -long too)")
 
 // TestClonesRandomWalkFeatures is TestClonesRandomWalk with two features,
-// pay and feat-b, on the three clones (SPEC §32): each step acts on one
+// pay and feat-b, on the three clones (docs/git.md): each step acts on one
 // feature of one clone, through commands that carry --slug, in a shell
 // whose DEVRITES_WORKSPACE names the other feature. After every merge,
 // every id names one question in the whole project — when git merged

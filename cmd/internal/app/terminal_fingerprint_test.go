@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The questions of two clones after a rebase (SPEC §28): b's backups
+// The questions of two clones after a rebase (docs/formats.md): b's backups
 // question holds q-2026-11-29-001, which a's deploy question had.
 const (
 	deployAlone = `# Questions
