@@ -95,18 +95,9 @@ func (d *doctor) renumber(w *wsFiles) error {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
 		isMeant := meant == line
-		// The chain keeps every id the question has had (docs/git.md).
-		chain := old
-		if prev := strings.TrimSpace(b.Value("renumbered_from")); prev != "" {
-			chain = prev + ", " + old
-		}
-		if err := w.questions.Rename(line, next); err != nil {
+		if err := w.renumber(b, line, old, next); err != nil {
 			return err
 		}
-		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
-			return err
-		}
-		w.dirtyQ = true
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + ")"
 		if isMeant && awaited == old {
 			retarget(w.state, old, next)
@@ -188,4 +179,22 @@ func (d *doctor) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 			Did: "appended the decision of " + b.QID + " (" + b.Value("status") + ")"})
 	}
 	w.dirtyDec = true
+}
+
+// renumber gives block b, at line, the id next in place of old, and adds
+// old to its renumbered_from chain, which keeps every id the question has
+// had (docs/git.md).
+func (w *wsFiles) renumber(b *mdstore.Block, line int, old, next string) error {
+	chain := old
+	if prev := strings.TrimSpace(b.Value("renumbered_from")); prev != "" {
+		chain = prev + ", " + old
+	}
+	if err := w.questions.Rename(line, next); err != nil {
+		return err
+	}
+	if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
+		return err
+	}
+	w.dirtyQ = true
+	return nil
 }

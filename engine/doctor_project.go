@@ -106,17 +106,9 @@ func (d *doctor) renumberShared(w *wsFiles) error {
 		if err != nil {
 			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
 		}
-		chain := old
-		if prev := strings.TrimSpace(s.block.Value("renumbered_from")); prev != "" {
-			chain = prev + ", " + old
-		}
-		if err := w.questions.Rename(line, next); err != nil {
+		if err := w.renumber(s.block, line, old, next); err != nil {
 			return err
 		}
-		if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
-			return err
-		}
-		w.dirtyQ = true
 		others = append(others, next)
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + "; " + s.other + " has " + old + ")"
 		if w.state != nil && w.state.AwaitingQID() == old {
