@@ -217,7 +217,7 @@ func (d *doctor) checkBlock(b *mdstore.Block) {
 	case !ok || b.Row() && gate == "":
 		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: b.Line(),
 			Problem: b.QID + ": no gate field", Mend: "add \"gate: advisory|validating|blocking|escalating\""})
-	case !validGate(gate):
+	case !mdstore.ValidGate(gate):
 		d.add(Finding{Severity: SevError, Kind: "unknown-gate", File: file, Line: seen.line("gate"),
 			Problem: fmt.Sprintf("%s: field \"gate\" has unknown value %q", b.QID, gate),
 			Mend:    "set it to advisory, validating, blocking or escalating"})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -108,7 +109,7 @@ func (d *doctor) checkAFK() {
 	}
 	for _, u := range d.e.Untrusted() {
 		d.add(Finding{Severity: SevWarning, Kind: "trust", File: d.devritesName(filepath.Base(u.Path)),
-			Problem: u.Why + " on this machine: " + u.Effect, Mend: TrustHint})
+			Problem: u.Why + " on this machine: " + u.Effect, Mend: config.TrustHint})
 	}
 	if !h.On || h.Broken || h.Notify == "" {
 		return
@@ -126,7 +127,7 @@ func (d *doctor) checkAFK() {
 
 // configFindings reports the warnings of the AFK file or notify.yaml: the
 // ones that make it fail as errors.
-func (d *doctor) configFindings(a AFK, kind, broken string) {
+func (d *doctor) configFindings(a config.AFK, kind, broken string) {
 	file := d.devritesName(filepath.Base(a.Path))
 	for i, w := range a.Warnings {
 		f := Finding{Severity: SevWarning, Kind: kind, File: file, Mend: "fix or remove the key"}

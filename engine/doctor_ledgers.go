@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 )
@@ -24,7 +25,7 @@ func (d *doctor) checkRules() {
 		return
 	}
 	r := d.e.Rules // read when the engine opened
-	file := d.devritesName(RulesFile)
+	file := d.devritesName(config.RulesFile)
 	for _, p := range r.Ignored {
 		d.add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
 			Mend: "delete the key, or correct its name (id, breakpoint, tag, action, created_by, created_at, note)"})
@@ -34,7 +35,7 @@ func (d *doctor) checkRules() {
 			Problem: p.Text + "; no approval rule applies and nothing is auto-picked until it is fixed",
 			Mend:    "fix the rule (each is id, breakpoint or tag, action: always-approve or never-auto), or restore the file from version control"})
 	}
-	for _, n := range tempsOf(ws.Devrites, RulesFile) {
+	for _, n := range tempsOf(ws.Devrites, config.RulesFile) {
 		d.add(Finding{Severity: SevWarning, Kind: "temp-file", File: d.devritesName(n),
 			Problem: "temporary file left by an interrupted rules edit",
 			Mend:    "when no rules command is running, remove it: rm " + filepath.Join(ws.Devrites, n)})

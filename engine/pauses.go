@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -31,7 +32,7 @@ func (e *Engine) stillAwaited(f *files) (string, string) {
 // the cursor's phase.
 func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 	phase, _ := s.Get("phase")
-	return expand(e.Templates.Resume, id, phase, slice)
+	return config.Expand(e.Templates.Resume, id, phase, slice)
 }
 
 // resolveAwaited is the command that answers the question the cursor

@@ -37,18 +37,6 @@ func stopReason(s *mdstore.State) (string, bool) {
 	return oneLine(valueOf(s, "stop_reason")), true
 }
 
-// gates, in order of how much they stop.
-var gates = []string{"advisory", "validating", "blocking", "escalating"}
-
-func validGate(g string) bool {
-	for _, x := range gates {
-		if g == x {
-			return true
-		}
-	}
-	return false
-}
-
 // Question is a question block as callers and JSON see it.
 type Question struct {
 	QID        string   `json:"qid"`
@@ -339,54 +327,7 @@ func IsEscapeHatch(opt string) bool {
 // slaDuration returns the question's SLA as a duration; ok is false for
 // "none" or an SLA that does not parse.
 func (q Question) slaDuration() (time.Duration, bool) {
-	return parseSLA(q.SLA)
-}
-
-// slaUnit is the unit an SLA ends in, or 0 when c is not one.
-func slaUnit(c byte) time.Duration {
-	switch c {
-	case 's':
-		return time.Second
-	case 'm':
-		return time.Minute
-	case 'h':
-		return time.Hour
-	case 'd':
-		return 24 * time.Hour
-	}
-	return 0
-}
-
-// splitSLA splits an SLA shaped as digits and a unit ("15m"), after
-// trimming blanks; ok is false for any other shape. (Every block is checked
-// on each write, so this is plain code rather than a regular expression.)
-func splitSLA(s string) (digits string, unit time.Duration, ok bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 {
-		return "", 0, false
-	}
-	digits, unit = s[:len(s)-1], slaUnit(s[len(s)-1])
-	if unit == 0 || !isNumber(digits) {
-		return "", 0, false
-	}
-	return digits, unit, true
-}
-
-// MaxSLA is the longest SLA a question may have.
-const MaxSLA = 365 * 24 * time.Hour
-
-// parseSLA reads "15m", "4h", "24h", "2d"; ok is false for "none", "", a
-// zero SLA, text that does not parse and anything above MaxSLA.
-func parseSLA(s string) (d time.Duration, ok bool) {
-	digits, unit, ok := splitSLA(s)
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || int64(n) > int64(MaxSLA/unit) { // compared before multiplying: nothing overflows
-		return 0, false
-	}
-	return time.Duration(n) * unit, true
+	return mdstore.ParseSLA(q.SLA)
 }
 
 // slaError says what is wrong with an SLA that is neither "none" nor valid,
@@ -395,10 +336,10 @@ func slaError(s string) error {
 	if s == "none" {
 		return nil
 	}
-	if _, ok := parseSLA(s); ok {
+	if _, ok := mdstore.ParseSLA(s); ok {
 		return nil
 	}
-	if _, _, shaped := splitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
+	if _, _, shaped := mdstore.SplitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
 		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
 	}
 	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)

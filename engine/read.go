@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -62,7 +63,7 @@ func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
 	}
-	if fl.Gate != "" && !validGate(fl.Gate) {
+	if fl.Gate != "" && !mdstore.ValidGate(fl.Gate) {
 		return mdstore.Errorf(ErrBadArgs, "unknown --gate %q", fl.Gate).Hint("use one of advisory, validating, blocking, escalating")
 	}
 	f, err := e.read()
@@ -326,7 +327,7 @@ func (r StopRequest) check() error {
 		if strings.ContainsAny(p.v, "\r\n") {
 			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s has a line break", p.name), "state.md keeps one line per key; put longer text in a question or the decision log")
 		}
-		if _, err := cleanText(p.name, p.v); err != nil {
+		if _, err := config.CleanText(p.name, p.v); err != nil {
 			return err
 		}
 	}

@@ -54,7 +54,7 @@ func fieldsRead(b *mdstore.Block, v [mdstore.PeekMax]string, ok [mdstore.PeekMax
 		gate, hasGate = headingGate(b), true // "## Q-002 validating", as checkBlock reads it
 	}
 	return ok[0] && slices.Contains(questionStatuses, status) &&
-		(!hasGate || b.Row() && gate == "" || validGate(gate)) &&
+		(!hasGate || b.Row() && gate == "" || mdstore.ValidGate(gate)) &&
 		(!ok[2] || slaError(sla) == nil)
 }
 
