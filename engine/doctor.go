@@ -219,29 +219,6 @@ func (d *doctor) devritesName(name string) string {
 	return filepath.Join(ws.Devrites, name)
 }
 
-// wsFiles is the workspace as doctor reads and repairs it.
-type wsFiles struct {
-	files
-	hasState, hasQ   bool
-	origQ, origState []byte
-	refused          bool // schema too new or unreadable: nothing is repaired
-	// held says why the cursor must not be reconciled from questions.md
-	// (it is missing, or one of the two files has errors of its own);
-	// "" when it may be.
-	held           string
-	dirtyQ, dirtyS bool
-	dirtyDec       bool
-}
-
-// stateBytes is state.md as it stands: the bytes read, not a copy, unless
-// a repair has changed it.
-func (w *wsFiles) stateBytes() []byte {
-	if w.state.Equal(w.origState) {
-		return w.origState
-	}
-	return w.state.Bytes()
-}
-
 // load reads the files through read (the transaction's, or plain reads when
 // the lock is busy) and reports the ones that are missing or not regular.
 func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error) {

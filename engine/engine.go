@@ -104,6 +104,29 @@ type files struct {
 	hasDec    bool
 }
 
+// wsFiles is the workspace as doctor reads and repairs it.
+type wsFiles struct {
+	files
+	hasState, hasQ   bool
+	origQ, origState []byte
+	refused          bool // schema too new or unreadable: nothing is repaired
+	// held says why the cursor must not be reconciled from questions.md
+	// (it is missing, or one of the two files has errors of its own);
+	// "" when it may be.
+	held           string
+	dirtyQ, dirtyS bool
+	dirtyDec       bool
+}
+
+// stateBytes is state.md as it stands: the bytes read, not a copy, unless
+// a repair has changed it.
+func (w *wsFiles) stateBytes() []byte {
+	if w.state.Equal(w.origState) {
+		return w.origState
+	}
+	return w.state.Bytes()
+}
+
 // checkState refuses state.md files the binary does not understand.
 func checkState(path string, s *mdstore.State) error {
 	n, err := s.Schema()

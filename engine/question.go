@@ -28,15 +28,6 @@ const (
 	CursorDone = "done"
 )
 
-// stopReason returns the reason of a stop that only a person lifts: the
-// cursor is blocked (state stop --status blocked).
-func stopReason(s *mdstore.State) (string, bool) {
-	if st, _ := s.Get("status"); st != CursorBlocked {
-		return "", false
-	}
-	return oneLine(valueOf(s, "stop_reason")), true
-}
-
 // Question is a question block as callers and JSON see it.
 type Question struct {
 	QID        string   `json:"qid"`
