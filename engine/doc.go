@@ -42,7 +42,7 @@
 //	errors.go         sentinel errors, remedies and their stable kinds (KindOf)
 //	question.go       Question, statuses, options, SLA checks; a block read as a Question
 //	scan.go           the transaction's one scan of the blocks' fields
-//	guard.go          the write guard: doctor's file checks refuse a write into a file that does not read
+//	guard.go          the write guard: doctor.Checker's errors refuse a write into a file that does not read
 //	identity.go       follow: references follow a question renumbered by a merge; lost pauses restored
 //	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy
 //	policy.go         Decide: the AFK policy, its hard stops, AddRule (rules edits ask it what always pauses)
@@ -59,7 +59,7 @@
 //	route.go          routing: responders, strategies, who may answer
 //	route_outcome.go  what the responses to a routed question decide
 //	respond.go        one responder's answer to a routed question
-//	route_doctor.go   doctor's checks of routing fields (the guard's too)
+//	route_doctor.go   the check of routing fields doctor.Checker calls (Routing)
 //	pauses.go         the awaited question and those queued behind it
 //	stop.go           state stop and state resume
 //	rescope.go        re-scopes owed after a rejection, and state rescoped
@@ -78,10 +78,12 @@
 //	signing.go        signed decisions: what holds the agent, what counts
 //	signing_cmd.go    sign <qid>: the statement and the signature
 //	tasks.go          tasks.md beside the workspace
-//	doctor*.go        doctor: its report, the checks of the files, the ledgers,
-//	                  the project and the environment, and --fix's repairs
+//	doctor.go         Doctor: one run (checkup) of the doctor package's file checks and
+//	                  the engine's: drift, identity, decisions, ledgers, project,
+//	                  environment, signatures (doctor_*.go), and --fix's repairs
 //
 // Packages beside it: config (loading and trust checks of the AFK file,
-// notify.yaml, rules.yaml and engine.yaml), mdstore (the files, the lock,
+// notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the
+// files themselves, which the guard and Doctor run), mdstore (the files, the lock,
 // the transaction), qid, notify, recovery, claims, trust, caplink.
 package engine

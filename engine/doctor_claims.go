@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/claims"
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -21,7 +22,7 @@ const staleClaim = 24 * time.Hour
 // its record on a new line cannot glue it to the torn one. Nothing else is
 // ever changed: the file is shared with DevRites, which appends without the
 // lock, and a rewrite could lose a claim it appended meanwhile.
-func (d *doctor) checkClaims(ctx context.Context, fix bool) {
+func (d *checkup) checkClaims(ctx context.Context, fix bool) {
 	ws := d.e.WS
 	if ws.Devrites == "" {
 		return
@@ -34,7 +35,7 @@ func (d *doctor) checkClaims(ctx context.Context, fix bool) {
 		if fi, lerr := os.Lstat(s.Path()); lerr == nil && !fi.Mode().IsRegular() {
 			problem = "not a regular file (" + mdstore.FileType(fi.Mode()) + "); every claim command refuses it"
 		}
-		d.add(Finding{Severity: SevError, Kind: "claims", File: file, Problem: problem,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "claims", File: file, Problem: problem,
 			Mend: "make it a plain file holding the claims, or move it aside when no claim is live"})
 		return
 	}
@@ -42,22 +43,22 @@ func (d *doctor) checkClaims(ctx context.Context, fix bool) {
 		ended, err := s.EndLastLine(ctx)
 		switch {
 		case err != nil:
-			d.add(Finding{Severity: SevWarning, Kind: "claims", File: file, Line: set.Lines,
+			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "claims", File: file, Line: set.Lines,
 				Problem: "the last line has no line end; it could not be ended: " + err.Error(), Mend: "run doctor --fix again"})
 		case ended:
-			d.repairs = append(d.repairs, Repair{Kind: "claims", File: file, Line: set.Lines, Did: "ended the last line with a line break"})
+			d.repairs = append(d.repairs, doctor.Repair{Kind: "claims", File: file, Line: set.Lines, Did: "ended the last line with a line break"})
 			if set, err = s.Read(); err != nil {
 				return
 			}
 		}
 	}
 	for _, p := range set.Problems {
-		f := Finding{Severity: SevWarning, Kind: "claims", File: file, Line: p.Line, Problem: p.Text + "; the line is skipped",
+		f := doctor.Finding{Severity: doctor.SevWarning, Kind: "claims", File: file, Line: p.Line, Problem: p.Text + "; the line is skipped",
 			Mend: "nothing holds a path by this line; delete it when no agent is writing claims"}
 		if p.Torn {
 			f.Mend, f.Fixable = "doctor --fix ends it with a line break, so the next record starts on its own line", true
 		}
-		d.add(f)
+		d.Add(f)
 	}
 	now := d.e.Now()
 	for _, c := range set.Claims {
@@ -67,7 +68,7 @@ func (d *doctor) checkClaims(ctx context.Context, fix bool) {
 		if t, ok := c.Expires(); ok && now.Sub(t) <= staleClaim {
 			continue
 		}
-		d.add(Finding{Severity: SevWarning, Kind: "stale-claim", File: file, Line: c.Line,
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "stale-claim", File: file, Line: c.Line,
 			Problem: fmt.Sprintf("claim %s of session %q expired at %s and was never released; it holds nothing", c.ID, c.Session, c.ExpiresAt),
 			Mend:    fmt.Sprintf("its owner releases it: devrites-engine claim release --session %s --id %s", c.Session, c.ID)})
 	}

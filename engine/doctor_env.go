@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/devrites/devrites-engine/config"
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -19,19 +20,19 @@ import (
 // checkTemps reports temporary files that atomic writes leave when killed
 // before their rename. Under the lock no write is in flight, so every such
 // file is stale.
-func (d *doctor) checkTemps(locked bool) {
+func (d *checkup) checkTemps(locked bool) {
 	names, err := d.temps()
 	if err != nil {
-		d.add(Finding{Severity: SevError, Kind: "temp-file", File: ".", Problem: err.Error(), Mend: "check the directory's permissions"})
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "temp-file", File: ".", Problem: err.Error(), Mend: "check the directory's permissions"})
 		return
 	}
 	for _, n := range names {
-		f := Finding{Severity: SevWarning, Kind: "temp-file", File: n,
+		f := doctor.Finding{Severity: doctor.SevWarning, Kind: "temp-file", File: n,
 			Problem: "temporary file left by an interrupted write", Mend: "run: devrites-engine doctor --fix (removes it)", Fixable: true}
 		if !locked {
 			f.Mend, f.Fixable = "it may belong to the process holding the lock; run doctor --fix when the lock is free", false
 		}
-		d.add(f)
+		d.Add(f)
 	}
 	d.checkInitTemps(locked)
 }
@@ -40,24 +41,24 @@ func (d *doctor) checkTemps(locked bool) {
 // building when it was killed. An init that is still running has its own
 // (the workspace does not exist for it yet) and loses the rename to this
 // workspace, so removing one is safe.
-func (d *doctor) checkInitTemps(locked bool) {
+func (d *checkup) checkInitTemps(locked bool) {
 	dirs, err := initTemps(d.e.WS)
 	if err != nil {
 		return // the directory above the workspace is not doctor's to judge
 	}
 	for _, dir := range dirs {
-		f := Finding{Severity: SevWarning, Kind: "init-temp", File: d.beside(dir),
+		f := doctor.Finding{Severity: doctor.SevWarning, Kind: "init-temp", File: d.beside(dir),
 			Problem: "directory left by an init that did not finish", Mend: "run: devrites-engine doctor --fix (removes it)", Fixable: true}
 		if !locked {
 			f.Mend, f.Fixable = "run doctor --fix when the lock is free, or remove it: rm -r "+dir, false
 		}
-		d.add(f)
+		d.Add(f)
 	}
 }
 
 // beside names a path next to the feature directory as the project sees it
 // (.devrites/work/…), else relative to the feature directory.
-func (d *doctor) beside(p string) string {
+func (d *checkup) beside(p string) string {
 	ws := d.e.WS
 	base := ws.Dir
 	if ws.Devrites != "" {
@@ -69,7 +70,7 @@ func (d *doctor) beside(p string) string {
 	return p
 }
 
-func (d *doctor) temps() ([]string, error) {
+func (d *checkup) temps() ([]string, error) {
 	ents, err := os.ReadDir(d.e.WS.Dir)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func splitWarning(w, path string) (int, string) {
 // checkAFK reports each line that makes an AFK file fail (AFK then fails
 // closed) as an error, its other warnings, and a notify command whose program
 // is not found.
-func (d *doctor) checkAFK() {
+func (d *checkup) checkAFK() {
 	a, h := d.e.AFK, d.e.Hook
 	if a.On {
 		d.configFindings(a, "afk", "fix the YAML (see docs/afk-and-notify.md); until then every question pauses")
@@ -108,7 +109,7 @@ func (d *doctor) checkAFK() {
 		d.configFindings(h, "notify", "fix the YAML; until then the notify hook does not fire")
 	}
 	for _, u := range d.e.Untrusted() {
-		d.add(Finding{Severity: SevWarning, Kind: "trust", File: d.devritesName(filepath.Base(u.Path)),
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "trust", File: d.devritesName(filepath.Base(u.Path)),
 			Problem: u.Why + " on this machine: " + u.Effect, Mend: config.TrustHint})
 	}
 	if !h.On || h.Broken || h.Notify == "" {
@@ -119,7 +120,7 @@ func (d *doctor) checkAFK() {
 		return
 	}
 	if missing := d.programMissing(prog); missing != "" {
-		d.add(Finding{Severity: SevWarning, Kind: "notify", File: d.devritesName(filepath.Base(h.Path)),
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "notify", File: d.devritesName(filepath.Base(h.Path)),
 			Problem: fmt.Sprintf("notify command %q: %s: nobody is told about questions", h.Notify, missing),
 			Mend:    "install it, or correct the notify line (it runs as sh -c from " + d.e.WS.Project + ")"})
 	}
@@ -127,15 +128,15 @@ func (d *doctor) checkAFK() {
 
 // configFindings reports the warnings of the AFK file or notify.yaml: the
 // ones that make it fail as errors.
-func (d *doctor) configFindings(a config.AFK, kind, broken string) {
+func (d *checkup) configFindings(a config.AFK, kind, broken string) {
 	file := d.devritesName(filepath.Base(a.Path))
 	for i, w := range a.Warnings {
-		f := Finding{Severity: SevWarning, Kind: kind, File: file, Mend: "fix or remove the key"}
+		f := doctor.Finding{Severity: doctor.SevWarning, Kind: kind, File: file, Mend: "fix or remove the key"}
 		f.Line, f.Problem = splitWarning(w, a.Path)
 		if a.Failed(i) {
-			f.Severity, f.Mend = SevError, broken
+			f.Severity, f.Mend = doctor.SevError, broken
 		}
-		d.add(f)
+		d.Add(f)
 	}
 }
 
@@ -164,7 +165,7 @@ func notifyProgram(cmd string) (string, bool) {
 }
 
 // programMissing says why prog cannot run, or "" when it can.
-func (d *doctor) programMissing(prog string) string {
+func (d *checkup) programMissing(prog string) string {
 	if !strings.Contains(prog, "/") {
 		if _, err := exec.LookPath(prog); err != nil {
 			return prog + " is not found in PATH"

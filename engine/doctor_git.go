@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -16,7 +17,7 @@ import (
 // this clone's git config does not define (config is not versioned: a
 // fresh clone has none), or one whose program is gone. Outside a git work
 // tree, or without git, it finds nothing.
-func GitFindings(ctx context.Context, ws *mdstore.Workspace) []Finding {
+func GitFindings(ctx context.Context, ws *mdstore.Workspace) []doctor.Finding {
 	if !inGitTree(ws.Dir) {
 		return nil
 	}
@@ -49,7 +50,7 @@ func GitFindings(ctx context.Context, ws *mdstore.Workspace) []Finding {
 			drivers[v] = append(drivers[v], f[0])
 		}
 	}
-	var found []Finding
+	var found []doctor.Finding
 	for _, name := range names {
 		which := strings.Join(drivers[name], ", ")
 		cmd := exec.CommandContext(ctx, git, "config", "--get", "merge."+name+".driver")
@@ -57,13 +58,13 @@ func GitFindings(ctx context.Context, ws *mdstore.Workspace) []Finding {
 		out, _ := cmd.Output()
 		driver := strings.TrimSpace(string(out))
 		if driver == "" {
-			found = append(found, Finding{Severity: SevWarning, Kind: "git", File: drivers[name][0],
+			found = append(found, doctor.Finding{Severity: doctor.SevWarning, Kind: "git", File: drivers[name][0],
 				Problem: fmt.Sprintf(".gitattributes sends %s to the merge driver %q, which this clone's git config does not define: git merges them line by line", which, name),
 				Mend:    "run: devrites-engine git install (once in every clone)"})
 			continue
 		}
 		if missing := driverMissing(driver); missing != "" {
-			found = append(found, Finding{Severity: SevWarning, Kind: "git", File: drivers[name][0],
+			found = append(found, doctor.Finding{Severity: doctor.SevWarning, Kind: "git", File: drivers[name][0],
 				Problem: fmt.Sprintf("merge.%s.driver runs %s, which does not exist: git cannot merge %s", name, missing, which),
 				Mend:    "run: devrites-engine git install (it records the path of the binary that runs it)"})
 		}
@@ -109,22 +110,4 @@ func driverMissing(driver string) string {
 		return prog
 	}
 	return ""
-}
-
-// Add appends findings to the report and counts them.
-func (r *DoctorReport) Add(findings ...Finding) {
-	r.Findings = append(r.Findings, findings...)
-	r.count(findings)
-}
-
-// count adds findings to the report's counts.
-func (r *DoctorReport) count(findings []Finding) {
-	for _, f := range findings {
-		if f.Severity == SevError {
-			r.Errors++
-			r.OK = false
-		} else {
-			r.Warnings++
-		}
-	}
 }

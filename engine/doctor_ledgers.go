@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/config"
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 )
@@ -19,7 +20,7 @@ import (
 // checkRules reports each line that makes rules.yaml fail (no approval rule
 // then applies and nothing is auto-picked) as an error, keys it ignores as
 // warnings, and temporary files an interrupted rules edit left.
-func (d *doctor) checkRules() {
+func (d *checkup) checkRules() {
 	ws := d.e.WS
 	if ws.Devrites == "" {
 		return
@@ -27,16 +28,16 @@ func (d *doctor) checkRules() {
 	r := d.e.Rules // read when the engine opened
 	file := d.devritesName(config.RulesFile)
 	for _, p := range r.Ignored {
-		d.add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
 			Mend: "delete the key, or correct its name (id, breakpoint, tag, action, created_by, created_at, note)"})
 	}
 	for _, p := range r.Problems {
-		d.add(Finding{Severity: SevError, Kind: "rules", File: file, Line: p.Line,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "rules", File: file, Line: p.Line,
 			Problem: p.Text + "; no approval rule applies and nothing is auto-picked until it is fixed",
 			Mend:    "fix the rule (each is id, breakpoint or tag, action: always-approve or never-auto), or restore the file from version control"})
 	}
 	for _, n := range tempsOf(ws.Devrites, config.RulesFile) {
-		d.add(Finding{Severity: SevWarning, Kind: "temp-file", File: d.devritesName(n),
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "temp-file", File: d.devritesName(n),
 			Problem: "temporary file left by an interrupted rules edit",
 			Mend:    "when no rules command is running, remove it: rm " + filepath.Join(ws.Devrites, n)})
 	}
@@ -45,27 +46,27 @@ func (d *doctor) checkRules() {
 // checkRecovery reports recovery.md when it is not a regular file or has
 // rows that do not read (errors: recovery commands refuse to write it). The
 // temporary files an interrupted write of it left are checkTemps'.
-func (d *doctor) checkRecovery() {
+func (d *checkup) checkRecovery() {
 	const file = recovery.File
 	path := d.e.WS.Path(file)
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
 	case !fi.Mode().IsRegular():
-		d.add(Finding{Severity: SevError, Kind: "not-regular", File: file,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "not-regular", File: file,
 			Problem: "not a regular file (" + mdstore.FileType(fi.Mode()) + "); the engine refuses to read or replace it",
 			Mend:    "replace it with a plain file holding the content, or delete it to start an empty ledger"})
 	default:
 		b, err := os.ReadFile(path)
 		if err != nil {
-			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
 			break
 		}
 		_, probs := recovery.Parse(b)
 		for _, p := range probs {
-			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
+			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
 				Mend: "mend the row by hand (| fingerprint | level | attempts | total | state | updated_at | note |), or delete it; until then recovery commands refuse to write"})
 		}
 	}
@@ -74,9 +75,9 @@ func (d *doctor) checkRecovery() {
 // checkTasks reports conflict markers a merge left in tasks.md, which the
 // engine only reads: a slice's gate or SLA read from between them could be
 // either side's.
-func (d *doctor) checkTasks() {
+func (d *checkup) checkTasks() {
 	if b, err := d.e.WS.ReadFile(mdstore.TasksFile); err == nil {
-		d.checkMarkers(mdstore.TasksFile, b)
+		d.Markers(mdstore.TasksFile, b)
 	}
 }
 

@@ -10,22 +10,22 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Question statuses.
+// Question statuses (mdstore.Statuses).
 const (
-	StatusOpen     = "open"
-	StatusAnswered = "answered"
-	StatusDropped  = "dropped"
-	StatusRejected = "rejected"
+	StatusOpen     = mdstore.StatusOpen
+	StatusAnswered = mdstore.StatusAnswered
+	StatusDropped  = mdstore.StatusDropped
+	StatusRejected = mdstore.StatusRejected
 )
 
-// Cursor statuses: the status key of state.md.
+// Cursor statuses: the status key of state.md (mdstore.CursorStatuses).
 const (
-	CursorRunning  = "running"
-	CursorAwaiting = "awaiting_human"
-	CursorBlocked  = "blocked"
+	CursorRunning  = mdstore.CursorRunning
+	CursorAwaiting = mdstore.CursorAwaiting
+	CursorBlocked  = mdstore.CursorBlocked
 	// CursorDone is DevRites' closed workflow: read and checked, never
 	// written by the engine.
-	CursorDone = "done"
+	CursorDone = mdstore.CursorDone
 )
 
 // Question is a question block as callers and JSON see it.
@@ -212,7 +212,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		q.Answer = nil // DevRites keeps "answer:" empty while a question is open
 	}
 	if q.Gate == "" {
-		q.Gate = headingGate(b)
+		q.Gate = mdstore.HeadingGate(b)
 	}
 	if strings.TrimSpace(q.SLA) == "" {
 		// DevRites writes no sla (its SLAs are per gate): the gate's
@@ -324,10 +324,7 @@ func (q Question) slaDuration() (time.Duration, bool) {
 // slaError says what is wrong with an SLA that is neither "none" nor valid,
 // or returns nil.
 func slaError(s string) error {
-	if s == "none" {
-		return nil
-	}
-	if _, ok := mdstore.ParseSLA(s); ok {
+	if mdstore.ValidSLA(s) {
 		return nil
 	}
 	if _, _, shaped := mdstore.SplitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {

@@ -79,3 +79,44 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// Question statuses: the status field of a block.
+const (
+	StatusOpen     = "open"
+	StatusAnswered = "answered"
+	StatusDropped  = "dropped"
+	StatusRejected = "rejected"
+)
+
+// Statuses are the values a block's status field may hold.
+var Statuses = []string{StatusOpen, StatusAnswered, StatusDropped, StatusRejected}
+
+// Cursor statuses: the status key of state.md.
+const (
+	CursorRunning  = "running"
+	CursorAwaiting = "awaiting_human"
+	CursorBlocked  = "blocked"
+	// CursorDone is DevRites' closed workflow: read and checked, never
+	// written by the engine.
+	CursorDone = "done"
+)
+
+// CursorStatuses are the values state.md's status may hold: the engine's
+// three, and done, the closed workflow of DevRites.
+var CursorStatuses = []string{CursorRunning, CursorAwaiting, CursorBlocked, CursorDone}
+
+// ValidSLA reports whether s is an SLA a block may hold: "none", or a
+// duration ParseSLA reads.
+func ValidSLA(s string) bool {
+	if s == "none" {
+		return true
+	}
+	_, ok := ParseSLA(s)
+	return ok
+}
+
+// HeadingGate is the gate a block's heading names after its id ("## Q-002
+// validating"), which stands for the gate of a block with no gate field.
+func HeadingGate(b *Block) string {
+	return strings.ToLower(b.Label())
+}
