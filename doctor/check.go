@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,8 +29,13 @@ type Checker struct {
 	// Routing, when set, checks a block's routing fields (the engine's
 	// model of them), given the lines of the block's fields.
 	Routing func(b *mdstore.Block, fields Fields)
-	// Findings are what the checks found, in the order they ran.
+	// WS is the workspace checked, for the checks of the files around
+	// the three (temporary files, ledgers, claims, configuration).
+	WS *mdstore.Workspace
+	// Findings are what the checks found, in the order they ran; Repairs
+	// what doctor --fix changed.
 	Findings []Finding
+	Repairs  []Repair
 	keys     Fields // Fields', reused from block to block
 }
 
@@ -348,4 +354,14 @@ func FieldsRead(b *mdstore.Block, v [mdstore.PeekMax]string, ok [mdstore.PeekMax
 // person's or another tool's to change.
 func Renumberable(b *mdstore.Block) bool {
 	return !b.Row() && qid.Shaped(b.QID)
+}
+
+// DevritesFile names a file of the .devrites directory as the project
+// sees it.
+func (c *Checker) DevritesFile(name string) string {
+	ws := c.WS
+	if rel, err := filepath.Rel(ws.Project, filepath.Join(ws.Devrites, name)); err == nil && ws.Devrites != "" {
+		return rel
+	}
+	return filepath.Join(ws.Devrites, name)
 }

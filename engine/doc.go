@@ -78,9 +78,10 @@
 //	signing.go        signed decisions: what holds the agent, what counts
 //	signing_cmd.go    sign <qid>: the statement and the signature
 //	tasks.go          tasks.md beside the workspace
-//	doctor.go         Doctor: one run (checkup) of the doctor package's file checks and
-//	                  the engine's: drift, identity, decisions, ledgers, project,
-//	                  environment, signatures (doctor_*.go), and --fix's repairs
+//	doctor.go         Doctor: one run (checkup) of the doctor package's checks and
+//	                  the engine's: drift, identity, decisions and their ledger,
+//	                  the project's qids, init's leftovers, signatures
+//	                  (doctor_*.go), and --fix's repairs (doctor_fix.go)
 //
 // Packages beside it: config (loading and trust checks of the AFK file,
 // notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the

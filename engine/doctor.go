@@ -5,10 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/devrites/devrites-engine/doctor"
@@ -37,20 +35,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		return nil, err
 	}
 	d := e.checkup(false, nil)
-	if err := e.ConfigErr(); err != nil {
-		problem := strings.TrimPrefix(err.Error(), filepath.Join(ws.Devrites, "engine.yaml")+": ")
-		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
-			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
-	}
-	for _, w := range e.Templates.Invalid {
-		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: strings.TrimPrefix(w, filepath.Join(ws.Devrites, "engine.yaml")+": "),
-			Mend: "write a /rite-… or devrites-engine command with the placeholders {qid}, {phase}, {slice} and \"<answer>\", or delete the key"})
-	}
-	for _, w := range e.Templates.Warnings {
-		line, text := splitWarning(w, filepath.Join(ws.Devrites, "engine.yaml"))
-		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "config", File: d.devritesName("engine.yaml"), Line: line, Problem: text,
-			Mend: "delete the key, or correct its name"})
-	}
+	d.Templates(e.Templates, e.ConfigErr())
 	global := d.Findings
 
 	// Each run of the transaction checks (and repairs) with a doctor of its
@@ -80,7 +65,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	var busy error
 	if errors.Is(err, mdstore.ErrBusy) {
 		busy = err
-		d.Findings, d.repairs = append([]doctor.Finding(nil), global...), nil
+		d.Findings, d.Repairs = append([]doctor.Finding(nil), global...), nil
 		holder := "another process"
 		if pid := mdstore.LockHolder(ws); pid > 0 {
 			holder = "pid " + strconv.Itoa(pid)
@@ -99,9 +84,9 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	} else if err != nil {
 		return nil, err
 	}
-	d.checkAFK()
-	d.checkRules()
-	d.checkClaims(ctx, fix && busy == nil)
+	d.Config(e.AFK, e.Hook, e.Untrusted())
+	d.Rules(&e.Rules)
+	d.Claims(ctx, fix && busy == nil, e.LockTimeout, e.Now)
 	return d.report(), busy
 }
 
@@ -110,9 +95,8 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 // engine (drift, identity, ledgers, signatures), and --fix's repairs.
 type checkup struct {
 	doctor.Checker
-	scan    *scan // the write guard's scan of questions.md (ErrorsOnly)
-	e       *Engine
-	repairs []doctor.Repair
+	scan *scan // the write guard's scan of questions.md (ErrorsOnly)
+	e    *Engine
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
@@ -121,7 +105,7 @@ type checkup struct {
 // checkup starts a run of the checks; errorsOnly for the write guard.
 func (e *Engine) checkup(errorsOnly bool, sc *scan) *checkup {
 	d := &checkup{e: e, scan: sc}
-	d.ErrorsOnly, d.Schema, d.Routing = errorsOnly, SchemaVersion, d.checkRouting
+	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, SchemaVersion, d.checkRouting, e.WS
 	if sc != nil {
 		d.Unclean = sc.unclean
 	}
@@ -159,16 +143,7 @@ func (d *checkup) anyFixable() bool {
 }
 
 func (d *checkup) report() *doctor.Report {
-	return doctor.NewReport(d.e.WS.Dir, d.Findings, d.repairs)
-}
-
-// devritesName names a file of the .devrites directory as the project sees it.
-func (d *checkup) devritesName(name string) string {
-	ws := d.e.WS
-	if rel, err := filepath.Rel(ws.Project, filepath.Join(ws.Devrites, name)); err == nil && ws.Devrites != "" {
-		return rel
-	}
-	return filepath.Join(ws.Devrites, name)
+	return doctor.NewReport(d.e.WS.Dir, d.Findings, d.Repairs)
 }
 
 // load reads the files through read (the transaction's, or plain reads when
@@ -258,7 +233,8 @@ func (d *checkup) checkAll(w *wsFiles, locked bool) {
 	d.checkDrift(followed)
 	d.checkDecisions(followed)
 	d.checkSignatures(w)
-	d.checkTemps(locked)
-	d.checkRecovery()
-	d.checkTasks()
+	d.Temps(locked)
+	d.checkInitTemps(locked)
+	d.Recovery()
+	d.Tasks()
 }

@@ -206,5 +206,5 @@ func (d *checkup) reconcile(w *wsFiles) {
 		did = "no question open: state.md running, next: " + next
 	}
 	w.dirtyS = true
-	d.repairs = append(d.repairs, doctor.Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
+	d.Repairs = append(d.Repairs, doctor.Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
 }

@@ -53,7 +53,7 @@ func (d *checkup) conflicted() bool {
 }
 
 func (d *checkup) removeTemps() error {
-	names, err := d.temps()
+	names, err := doctor.TempFiles(d.e.WS.Dir)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (d *checkup) removeTemps() error {
 		if err := os.Remove(d.e.WS.Path(n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "temp-file", File: n, Did: "removed"})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "temp-file", File: n, Did: "removed"})
 	}
 	dirs, err := initTemps(d.e.WS)
 	if err != nil {
@@ -71,7 +71,7 @@ func (d *checkup) removeTemps() error {
 		if err := os.RemoveAll(dir); err != nil {
 			return err
 		}
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func (d *checkup) renumber(w *wsFiles) error {
 		if meant > line {
 			meant++ // renumbered_from added a line above it
 		}
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
 	}
 }
 
@@ -185,7 +185,7 @@ func (d *checkup) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 	}
 	for _, b := range missing {
 		d.e.appendDecision(&w.files, b)
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Did: "appended the decision of " + b.QID + " (" + b.Value("status") + ")"})
 	}
 	w.dirtyDec = true

@@ -48,7 +48,7 @@ func (d *checkup) followIdentity(w *wsFiles) {
 	before := w.decisions // follow replaces decisions.md's bytes, never changes them
 	for _, x := range d.e.follow(&w.files, scanBlocks(w.questions)) {
 		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
 	}
 	w.dirtyDec = w.dirtyDec || !bytes.Equal(w.decisions, before)
 }

@@ -181,7 +181,7 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 			return err
 		}
 		w.dirtyQ = true
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
 	}
 	if _, blocked := stopReason(w.state); blocked {
 		return nil // a stop: doctor does not move it (see reconcile)
@@ -199,7 +199,7 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.StateFile})
 		w.questions.Append(id, kvs...)
 		w.dirtyQ = true
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
 			Did: "restored " + id + " (open) from state.md's Awaiting section: nobody has answered it"})
 	}
 	return nil

@@ -144,6 +144,6 @@ func (d *checkup) renumberShared(w *wsFiles) error {
 			w.dirtyDec = true
 			did += "; decisions.md follows"
 		}
-		d.repairs = append(d.repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
 	}
 }

@@ -47,7 +47,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 			a, warnings := d.e.AllowedSigners()
 			allowed = &a
 			for _, warn := range warnings {
-				d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "allowed-signers", File: d.devritesName(AllowedSignersFile), Problem: warn,
+				d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "allowed-signers", File: d.DevritesFile(AllowedSignersFile), Problem: warn,
 					Mend: "fix the line (principals, then namespaces=, valid-after=, valid-before=, then the key), or trust the file here"})
 			}
 		}

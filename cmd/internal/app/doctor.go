@@ -43,7 +43,7 @@ func cmdDoctor(c *cli.Context) error {
 	if rep == nil {
 		return err
 	}
-	rep.Add(engine.GitFindings(e.ctx, ws)...)
+	rep.Add(doctor.GitFindings(e.ctx, ws)...)
 	switch {
 	case e.json:
 		printDoctorJSON(e.stdout, rep)

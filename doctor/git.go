@@ -1,4 +1,4 @@
-package engine
+package doctor
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -17,7 +16,7 @@ import (
 // this clone's git config does not define (config is not versioned: a
 // fresh clone has none), or one whose program is gone. Outside a git work
 // tree, or without git, it finds nothing.
-func GitFindings(ctx context.Context, ws *mdstore.Workspace) []doctor.Finding {
+func GitFindings(ctx context.Context, ws *mdstore.Workspace) []Finding {
 	if !inGitTree(ws.Dir) {
 		return nil
 	}
@@ -50,7 +49,7 @@ func GitFindings(ctx context.Context, ws *mdstore.Workspace) []doctor.Finding {
 			drivers[v] = append(drivers[v], f[0])
 		}
 	}
-	var found []doctor.Finding
+	var found []Finding
 	for _, name := range names {
 		which := strings.Join(drivers[name], ", ")
 		cmd := exec.CommandContext(ctx, git, "config", "--get", "merge."+name+".driver")
@@ -58,13 +57,13 @@ func GitFindings(ctx context.Context, ws *mdstore.Workspace) []doctor.Finding {
 		out, _ := cmd.Output()
 		driver := strings.TrimSpace(string(out))
 		if driver == "" {
-			found = append(found, doctor.Finding{Severity: doctor.SevWarning, Kind: "git", File: drivers[name][0],
+			found = append(found, Finding{Severity: SevWarning, Kind: "git", File: drivers[name][0],
 				Problem: fmt.Sprintf(".gitattributes sends %s to the merge driver %q, which this clone's git config does not define: git merges them line by line", which, name),
 				Mend:    "run: devrites-engine git install (once in every clone)"})
 			continue
 		}
 		if missing := driverMissing(driver); missing != "" {
-			found = append(found, doctor.Finding{Severity: doctor.SevWarning, Kind: "git", File: drivers[name][0],
+			found = append(found, Finding{Severity: SevWarning, Kind: "git", File: drivers[name][0],
 				Problem: fmt.Sprintf("merge.%s.driver runs %s, which does not exist: git cannot merge %s", name, missing, which),
 				Mend:    "run: devrites-engine git install (it records the path of the binary that runs it)"})
 		}
