@@ -50,10 +50,10 @@ const (
 	AlwaysApprove = "always-approve"
 	NeverAuto     = "never-auto"
 	// RequireSignature holds the agent until the resolution carries a
-	// valid signature of an allowed signer (signing.go, docs/signing.md).
+	// valid signature of an allowed signer (engine/signing.go, docs/signing.md).
 	RequireSignature = "require-signature"
 	// PersonOnly: the questions it selects are answered only through a
-	// person's channel (person.go); it only narrows what passes.
+	// person's channel (engine/person.go); it only narrows what passes.
 	PersonOnly = "person-only"
 )
 

@@ -118,7 +118,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 			return err
 		}
 		// The rule is this workspace's: the same breakpoint in another
-		// feature is another decision (rules_scope.go).
+		// feature is another decision (config/rules_scope.go).
 		req := config.RuleRequest{Breakpoint: q.Breakpoint, Action: config.AlwaysApprove, By: by, Slug: e.WS.Slug,
 			Note: "state resolve --always " + id + " " + strings.TrimSpace(answer)}
 		if err := req.Check(alwaysPauses); err != nil {

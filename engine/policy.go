@@ -35,7 +35,7 @@ type Decision struct {
 }
 
 // RuleApproval is the number reported for a decision of an approval rule
-// (.devrites/rules.yaml, see rules.go). Approval rules are checked after
+// (.devrites/rules.yaml, see config/rules.go). Approval rules are checked after
 // rules 2–5 and before rule 6; they are numbered 9 so that rules 1–8 keep
 // the numbers the specification gives them.
 const RuleApproval = 9
