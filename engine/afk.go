@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
 	"github.com/devrites/devrites-engine/qid"
@@ -12,11 +13,11 @@ import (
 
 // AFKStatus is the effective AFK configuration, as `afk status` reports it.
 type AFKStatus struct {
-	AFK
+	config.AFK
 	NotifyTimeout string   `json:"notify_timeout"`
 	AlwaysStop    []string `json:"always_stop"`
 	// UntrustedFiles are the config files not trusted on this machine.
-	UntrustedFiles []UntrustedFile `json:"untrusted_files"`
+	UntrustedFiles []config.UntrustedFile `json:"untrusted_files"`
 	// Hook is the notify hook in force and HookFrom the file it is read
 	// from: notify.yaml when it is there, else the AFK file (one file
 	// configures the hook; docs/afk-and-notify.md).
@@ -124,7 +125,7 @@ type NotifyTestResult struct {
 
 // testEvents are the events `notify test` may send: "test" and those of
 // notify_on.
-var testEvents = append([]string{"test"}, notifyEvents...)
+var testEvents = append([]string{"test"}, config.Events...)
 
 // TestEvents returns them, for the command line's help.
 func TestEvents() []string { return slices.Clone(testEvents) }
@@ -155,7 +156,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 			Hint("add a line such as: notify: sh ./examples/notify/ntfy.sh")
 	case h.Untrusted != "":
 		return nil, mdstore.Errorf(ErrUntrusted, "%s is %s on this machine, so its notify command does not run", h.Path, h.Untrusted).
-			Hint(TrustHint)
+			Hint(config.TrustHint)
 	}
 	f, err := e.read()
 	if err != nil {
@@ -198,4 +199,22 @@ func (e *Engine) sampleQuestion() *Question {
 		Question: "Does the devrites-engine notify hook reach you? (a test; nothing to answer)",
 		Options:  []string{"Yes, it works (Recommended)", escapeHatch}, Proposed: "Yes, it works",
 		SLA: "none", RaisedAt: e.timestamp()}
+}
+
+// Untrusted lists the workspace's config files not trusted here: the AFK
+// file, notify.yaml, rules.yaml, allowed_signers.
+func (e *Engine) Untrusted() []config.UntrustedFile {
+	var out []config.UntrustedFile
+	for _, a := range []config.AFK{e.AFK, e.Hook} {
+		if a.Untrusted != "" && !slices.ContainsFunc(out, func(u config.UntrustedFile) bool { return u.Path == a.Path }) {
+			out = append(out, a.UntrustedFile())
+		}
+	}
+	if r := e.Rules; r.Untrusted != "" {
+		out = append(out, r.UntrustedFile())
+	}
+	if _, _, u, _ := e.projectSigners(); u != nil {
+		out = append(out, *u)
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -26,7 +27,7 @@ func (e *Engine) AlwaysApproveOffer(q Question) string {
 // returns nil: q needs a breakpoint and the offer (it was not raised with
 // --no-always-approve), and the rule must be able to apply, which rules 2–5
 // of the policy, a never-auto rule or a broken rules file forbid.
-func (e *Engine) alwaysRefusal(q Question, rules *Rules) error {
+func (e *Engine) alwaysRefusal(q Question, rules *config.Rules) error {
 	switch {
 	case q.Breakpoint == "":
 		return mdstore.Errorf(ErrBadArgs, "%s has no breakpoint, so there is nothing to always approve", q.QID).
@@ -42,7 +43,7 @@ func (e *Engine) alwaysRefusal(q Question, rules *Rules) error {
 	switch {
 	case d == nil:
 		return nil
-	case d.Name == "never-auto" && rules.match(NeverAuto, q.Breakpoint, q.Tags) != nil:
+	case d.Name == "never-auto" && rules.Match(config.NeverAuto, q.Breakpoint, q.Tags) != nil:
 		return mdstore.Errorf(ErrConflict, "%s: %s", q.QID, d.Reason).Hint("a person removes the never-auto rule first, if it no longer holds")
 	}
 	return mdstore.Errorf(ErrBadArgs, "%s: an always-approve rule would never apply: %s", q.QID, d.Reason).
@@ -60,8 +61,8 @@ func (e *Engine) OffersAlwaysApprove(q Question) bool {
 // the rule.
 type AlwaysResult struct {
 	*ResolveResult
-	Rule      Rule `json:"rule"`
-	RuleAdded bool `json:"rule_added"` // false: the same rule was already there
+	Rule      config.Rule `json:"rule"`
+	RuleAdded bool        `json:"rule_added"` // false: the same rule was already there
 }
 
 // ResolveAlways answers a question with an option number and adds an
@@ -90,8 +91,8 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	}
 	// check refuses what it can from the files as they are, without a lock:
 	// the question, the offer, the rules, the answer itself.
-	check := func(rules *Rules) (Question, error) {
-		rules.slug = e.WS.Slug
+	check := func(rules *config.Rules) (Question, error) {
+		rules.Workspace = e.WS.Slug
 		f, err := e.read()
 		if err != nil {
 			return Question{}, err
@@ -108,19 +109,19 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		return q, err
 	}
 	var res *AlwaysResult
-	warning, err := withRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *Rules) error {
+	warning, err := config.EditRules(ctx, e.WS.Devrites, e.LockTimeout, func(rules *config.Rules) error {
 		_, err := check(rules)
 		return err
-	}, func(rules *Rules) error {
+	}, func(rules *config.Rules) error {
 		q, err := check(rules)
 		if err != nil {
 			return err
 		}
 		// The rule is this workspace's: the same breakpoint in another
-		// feature is another decision (rules_scope.go).
-		req := RuleRequest{Breakpoint: q.Breakpoint, Action: AlwaysApprove, By: by, Slug: e.WS.Slug,
+		// feature is another decision (config/rules_scope.go).
+		req := config.RuleRequest{Breakpoint: q.Breakpoint, Action: config.AlwaysApprove, By: by, Slug: e.WS.Slug,
 			Note: "state resolve --always " + id + " " + strings.TrimSpace(answer)}
-		if err := req.check(); err != nil {
+		if err := req.Check(alwaysPauses); err != nil {
 			return err
 		}
 		// The command line lets only a person at a terminal ask for a
@@ -129,7 +130,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return err
 		}
-		change, err := rules.add(req, e.timestamp())
+		change, err := rules.Add(req, e.timestamp())
 		if err != nil {
 			return err
 		}

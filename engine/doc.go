@@ -35,4 +35,56 @@
 //     exact text lives in questions.md.
 //   - questions.md and decisions.md are created when missing; state.md is
 //     required.
+//
+// Where things are (one line per file; tests sit beside them):
+//
+//	engine.go         Engine, Open, the transaction (transact, within) and its file set (files, wsFiles)
+//	errors.go         sentinel errors, remedies and their stable kinds (KindOf)
+//	question.go       Question, statuses, options, SLA checks; a block read as a Question
+//	scan.go           the transaction's one scan of the blocks' fields
+//	guard.go          the write guard: doctor.Checker's errors refuse a write into a file that does not read
+//	identity.go       follow: references follow a question renumbered by a merge; lost pauses restored
+//	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy
+//	policy.go         Decide: the AFK policy, its hard stops, AddRule (rules edits ask it what always pauses)
+//	person.go         questions that need a person, and the channels that may answer them
+//	streak.go         this machine's record of a person's picks (auto_approve_after)
+//	always.go         state resolve --always: an answer and an always-approve rule in one step
+//	resolve.go        Resolve: answer, option, drop, reject, and what the cursor does next
+//	resolve_check.go  a resolution's checks, all before anything is written
+//	batch.go          state resolve --batch: its lines parsed once
+//	option_number.go  an option is never a number
+//	placeholder.go    a placeholder is never an answer
+//	pick.go           a person's word bound to the question (fingerprints, ambiguous ids)
+//	fingerprint.go    Fingerprint: the question's canonical hash
+//	route.go          routing: responders, strategies, who may answer
+//	route_outcome.go  what the responses to a routed question decide
+//	respond.go        one responder's answer to a routed question
+//	route_doctor.go   the check of routing fields doctor.Checker calls (Routing)
+//	pauses.go         the awaited question and those queued behind it
+//	stop.go           state stop and state resume
+//	rescope.go        re-scopes owed after a rejection, and state rescoped
+//	read.go           Show, List, Get, Check: reads without a write
+//	show.go           a question as a person reads it (questions show)
+//	wait.go           Wait: block until a question is final
+//	remind.go         overdue questions and their reminders
+//	overdue.go        on_overdue: what expiry and escalation do to a question
+//	notify.go         firing the hook after a transaction
+//	afk.go            afk status, afk explain, notify test, the untrusted files
+//	nextqid.go        the id of the next question
+//	project.go        the project's workspaces and its raise lock
+//	init.go           Init: a new workspace, all or nothing
+//	interop.go        what DevRites workspaces write that the engine reads
+//	recovery.go       the recovery ledger: failures, resolver resume
+//	signing.go        signed decisions: what holds the agent, what counts
+//	signing_cmd.go    sign <qid>: the statement and the signature
+//	tasks.go          tasks.md beside the workspace
+//	doctor.go         Doctor: one run (checkup) of the doctor package's checks and
+//	                  the engine's: drift, identity, decisions and their ledger,
+//	                  the project's qids, init's leftovers, signatures
+//	                  (doctor_*.go), and --fix's repairs (doctor_fix.go)
+//
+// Packages beside it: config (loading and trust checks of the AFK file,
+// notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the
+// files themselves, which the guard and Doctor run), mdstore (the files, the lock,
+// the transaction), qid, notify, recovery, claims, trust, caplink.
 package engine

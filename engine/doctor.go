@@ -5,12 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -30,32 +29,20 @@ import (
 // lock cannot be had within the timeout, that is itself a finding, the files
 // are checked without it, nothing is repaired, and Doctor returns that report
 // together with the lock's error (which wraps mdstore.ErrBusy).
-func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*DoctorReport, error) {
+func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*doctor.Report, error) {
 	e, err := Open(ws, now, lockTimeout, "doctor")
 	if err != nil {
 		return nil, err
 	}
-	d := &doctor{e: e}
-	if err := e.ConfigErr(); err != nil {
-		problem := strings.TrimPrefix(err.Error(), filepath.Join(ws.Devrites, "engine.yaml")+": ")
-		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: problem,
-			Mend: "fix the YAML, or delete the file to use the default next_action texts"})
-	}
-	for _, w := range e.Templates.Invalid {
-		d.add(Finding{Severity: SevError, Kind: "config", File: d.devritesName("engine.yaml"), Problem: strings.TrimPrefix(w, filepath.Join(ws.Devrites, "engine.yaml")+": "),
-			Mend: "write a /rite-… or devrites-engine command with the placeholders {qid}, {phase}, {slice} and \"<answer>\", or delete the key"})
-	}
-	for _, w := range e.Templates.Warnings {
-		line, text := splitWarning(w, filepath.Join(ws.Devrites, "engine.yaml"))
-		d.add(Finding{Severity: SevWarning, Kind: "config", File: d.devritesName("engine.yaml"), Line: line, Problem: text,
-			Mend: "delete the key, or correct its name"})
-	}
-	global := d.findings
+	d := e.checkup(false, nil)
+	d.Templates(e.Templates, e.ConfigErr())
+	global := d.Findings
 
 	// Each run of the transaction checks (and repairs) with a doctor of its
 	// own, so that a run repeated on newer files reports only what it saw.
-	run, err := mdstore.Transact(ctx, ws, lockTimeout, func(tx *mdstore.Tx) (*doctor, error) {
-		d := &doctor{e: e, findings: slices.Clone(global)}
+	run, err := mdstore.Transact(ctx, ws, lockTimeout, func(tx *mdstore.Tx) (*checkup, error) {
+		d := e.checkup(false, nil)
+		d.Findings = slices.Clone(global)
 		w, err := d.load(tx.ReadOptional)
 		if err != nil {
 			return nil, err
@@ -67,7 +54,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		if err := d.repair(w); err != nil {
 			return nil, err
 		}
-		d.findings = slices.Clone(global)
+		d.Findings = slices.Clone(global)
 		d.checkAll(w, true)
 		w.stage(tx)
 		return d, nil
@@ -78,7 +65,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	var busy error
 	if errors.Is(err, mdstore.ErrBusy) {
 		busy = err
-		d.findings, d.repairs = append([]Finding(nil), global...), nil
+		d.Findings, d.Repairs = append([]doctor.Finding(nil), global...), nil
 		holder := "another process"
 		if pid := mdstore.LockHolder(ws); pid > 0 {
 			holder = "pid " + strconv.Itoa(pid)
@@ -87,7 +74,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		if fix {
 			mend += "; nothing was repaired"
 		}
-		d.add(Finding{Severity: SevError, Kind: "lock", File: mdstore.LockFile,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "lock", File: mdstore.LockFile,
 			Problem: "held by " + holder + " for longer than the lock timeout (" + lockTimeout.String() + ")", Mend: mend})
 		w, lerr := d.load(d.e.readUnlocked)
 		if lerr != nil {
@@ -97,167 +84,84 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	} else if err != nil {
 		return nil, err
 	}
-	d.checkAFK()
-	d.checkRules()
-	d.checkClaims(ctx, fix && busy == nil)
+	d.Config(e.AFK, e.Hook, e.Untrusted())
+	d.Rules(&e.Rules)
+	d.Claims(ctx, fix && busy == nil, e.LockTimeout, e.Now)
 	return d.report(), busy
 }
 
-// Finding severities: an error makes doctor exit 6, a warning does not.
-const (
-	SevError   = "error"
-	SevWarning = "warning"
-)
-
-// Finding is one thing doctor found: where, what is wrong, how to mend it.
-type Finding struct {
-	Severity string `json:"severity"`
-	Kind     string `json:"kind"` // a stable word: "drift", "duplicate-qid", …
-	File     string `json:"file"` // relative to the feature directory, or .devrites/…
-	Line     int    `json:"line,omitempty"`
-	Problem  string `json:"problem"`
-	Mend     string `json:"mend"`
-	Fixable  bool   `json:"fixable"` // doctor --fix repairs it
-}
-
-// Where is "file:line", or "file" when there is no line.
-func (f Finding) Where() string {
-	if f.Line > 0 {
-		return f.File + ":" + strconv.Itoa(f.Line)
-	}
-	return f.File
-}
-
-// Repair is one change doctor --fix made.
-type Repair struct {
-	Kind string `json:"kind"`
-	File string `json:"file"`
-	Line int    `json:"line,omitempty"`
-	Did  string `json:"did"`
-}
-
-// Where is "file:line", or "file" when there is no line.
-func (r Repair) Where() string {
-	return Finding{File: r.File, Line: r.Line}.Where()
-}
-
-// DoctorReport is what doctor prints. With fix, Findings are what remains
-// after the repairs.
-type DoctorReport struct {
-	Workspace string    `json:"workspace"`
-	OK        bool      `json:"ok"` // no errors
-	Errors    int       `json:"errors"`
-	Warnings  int       `json:"warnings"`
-	Findings  []Finding `json:"findings"`
-	Repairs   []Repair  `json:"repairs"`
-}
-
-// Fixable reports whether doctor --fix would repair any of the findings.
-func (r *DoctorReport) Fixable() bool {
-	for _, f := range r.Findings {
-		if f.Fixable {
-			return true
-		}
-	}
-	return false
-}
-
-type doctor struct {
-	errorsOnly bool  // checking for a write: errors matter, warnings need no words
-	scan       *scan // the write guard's scan of questions.md (errorsOnly)
-	e          *Engine
-	findings   []Finding
-	repairs    []Repair
-	keys       keyLines // fieldLines', reused from block to block
+// checkup is one run of doctor's checks on the engine's workspace: the
+// checks of the files themselves (doctor.Checker) and those that need the
+// engine (drift, identity, ledgers, signatures), and --fix's repairs.
+type checkup struct {
+	doctor.Checker
+	scan *scan // the write guard's scan of questions.md (ErrorsOnly)
+	e    *Engine
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
+}
+
+// checkup starts a run of the checks; errorsOnly for the write guard.
+func (e *Engine) checkup(errorsOnly bool, sc *scan) *checkup {
+	d := &checkup{e: e, scan: sc}
+	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, SchemaVersion, d.checkRouting, e.WS
+	if sc != nil {
+		d.Unclean = sc.unclean
+	}
+	return d
+}
+
+// checkState checks state.md (doctor.Checker.State); a missing or refused
+// one is not repaired.
+func (d *checkup) checkState(w *wsFiles) {
+	if !w.hasState || d.State(w.state, w.origState) {
+		w.refused = true
+	}
+}
+
+// checkQuestions checks questions.md (doctor.Checker.Questions).
+func (d *checkup) checkQuestions(w *wsFiles) {
+	if w.hasQ {
+		d.Questions(w.questions, w.origQ, w.refused)
+	}
 }
 
 // ledgerOf is decisions.md's blocks for its bytes b, parsed once for each
 // version of them: a check, its repairs and the check after them read the
 // same bytes unless a repair replaced them (decisions.md's bytes are
 // replaced or appended to, never changed in place).
-func (d *doctor) ledgerOf(b []byte) []*mdstore.Block {
+func (d *checkup) ledgerOf(b []byte) []*mdstore.Block {
 	if d.ledgerSrc == nil || len(b) != len(d.ledgerSrc) || len(b) > 0 && &b[0] != &d.ledgerSrc[0] {
 		d.ledger, d.ledgerSrc = mdstore.DecisionBlocks(b), b
 	}
 	return d.ledger
 }
 
-func (d *doctor) add(f Finding) {
-	if len(d.findings) == cap(d.findings) {
-		// Twice the room, where append grows a long slice by a quarter:
-		// thousands of findings (one per block) leave half the garbage.
-		d.findings = slices.Grow(d.findings, len(d.findings)+1)
-	}
-	d.findings = append(d.findings, f)
+func (d *checkup) anyFixable() bool {
+	return (&doctor.Report{Findings: d.Findings}).Fixable()
 }
 
-func (d *doctor) anyFixable() bool {
-	return (&DoctorReport{Findings: d.findings}).Fixable()
-}
-
-func (d *doctor) report() *DoctorReport {
-	r := &DoctorReport{Workspace: d.e.WS.Dir, OK: true, Findings: d.findings, Repairs: d.repairs}
-	if r.Repairs == nil {
-		r.Repairs = []Repair{}
-	}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
-	}
-	r.count(r.Findings) // the report takes the findings: thousands are not copied
-	return r
-}
-
-// devritesName names a file of the .devrites directory as the project sees it.
-func (d *doctor) devritesName(name string) string {
-	ws := d.e.WS
-	if rel, err := filepath.Rel(ws.Project, filepath.Join(ws.Devrites, name)); err == nil && ws.Devrites != "" {
-		return rel
-	}
-	return filepath.Join(ws.Devrites, name)
-}
-
-// wsFiles is the workspace as doctor reads and repairs it.
-type wsFiles struct {
-	files
-	hasState, hasQ   bool
-	origQ, origState []byte
-	refused          bool // schema too new or unreadable: nothing is repaired
-	// held says why the cursor must not be reconciled from questions.md
-	// (it is missing, or one of the two files has errors of its own);
-	// "" when it may be.
-	held           string
-	dirtyQ, dirtyS bool
-	dirtyDec       bool
-}
-
-// stateBytes is state.md as it stands: the bytes read, not a copy, unless
-// a repair has changed it.
-func (w *wsFiles) stateBytes() []byte {
-	if w.state.Equal(w.origState) {
-		return w.origState
-	}
-	return w.state.Bytes()
+func (d *checkup) report() *doctor.Report {
+	return doctor.NewReport(d.e.WS.Dir, d.Findings, d.Repairs)
 }
 
 // load reads the files through read (the transaction's, or plain reads when
 // the lock is busy) and reports the ones that are missing or not regular.
-func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error) {
+func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error) {
 	w := &wsFiles{}
-	usable := func(name string, missing Finding) ([]byte, bool, error) {
+	usable := func(name string, missing doctor.Finding) ([]byte, bool, error) {
 		fi, err := os.Lstat(d.e.WS.Path(name))
 		if errors.Is(err, fs.ErrNotExist) {
 			missing.Kind, missing.File = "missing-file", name
-			d.add(missing)
+			d.Add(missing)
 			return nil, false, nil
 		}
 		if err != nil {
 			return nil, false, err
 		}
 		if !fi.Mode().IsRegular() {
-			d.add(Finding{Severity: SevError, Kind: "not-regular", File: name,
+			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "not-regular", File: name,
 				Problem: "not a regular file (" + mdstore.FileType(fi.Mode()) + "); the engine refuses to read or replace it",
 				Mend:    "replace it with a plain file holding the content, e.g. cp --remove-destination \"$(readlink -f " + name + ")\" " + name})
 			return nil, false, nil
@@ -265,7 +169,7 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 		return read(name)
 	}
 	var err error
-	w.origState, w.hasState, err = usable(mdstore.StateFile, Finding{Severity: SevError,
+	w.origState, w.hasState, err = usable(mdstore.StateFile, doctor.Finding{Severity: doctor.SevError,
 		Problem: "missing: the cursor of the workspace is gone",
 		Mend:    "restore it from version control (git checkout -- state.md); without a copy, move the feature directory aside and run devrites-engine init <slug> again"})
 	if err != nil {
@@ -274,14 +178,14 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 	if w.hasState {
 		w.state = mdstore.ParseState(w.origState)
 	}
-	w.origQ, w.hasQ, err = usable(mdstore.QuestionsFile, Finding{Severity: SevWarning,
+	w.origQ, w.hasQ, err = usable(mdstore.QuestionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no question has been raised here",
 		Mend:    "nothing to do if that is so (the first raise creates it); else restore it from version control"})
 	if err != nil {
 		return nil, err
 	}
 	w.questions = mdstore.ParseQuestions(w.origQ)
-	w.decisions, w.hasDec, err = usable(mdstore.DecisionsFile, Finding{Severity: SevWarning,
+	w.decisions, w.hasDec, err = usable(mdstore.DecisionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no decision has been recorded here",
 		Mend:    "nothing to do if that is so (the first resolution creates it); else restore it from version control"})
 	if err != nil {
@@ -294,12 +198,12 @@ func (d *doctor) load(read func(string) ([]byte, bool, error)) (*wsFiles, error)
 // only from a questions.md that is there and reads cleanly, next to a
 // state.md that does; otherwise a broken status line could lift a pause
 // nobody answered.
-func (d *doctor) holdCursor(w *wsFiles) string {
+func (d *checkup) holdCursor(w *wsFiles) string {
 	if !w.hasQ {
 		return "questions.md is missing or not a regular file"
 	}
-	for _, f := range d.findings {
-		if f.Severity == SevError && (f.File == mdstore.QuestionsFile || f.File == mdstore.StateFile) && f.Kind != "duplicate-qid" && f.Kind != "ledger" {
+	for _, f := range d.Findings {
+		if f.Severity == doctor.SevError && (f.File == mdstore.QuestionsFile || f.File == mdstore.StateFile) && f.Kind != "duplicate-qid" && f.Kind != "ledger" {
 			return f.File + " has errors of its own (above)"
 		}
 	}
@@ -320,7 +224,7 @@ func (w *wsFiles) stage(tx *mdstore.Tx) {
 	}
 }
 
-func (d *doctor) checkAll(w *wsFiles, locked bool) {
+func (d *checkup) checkAll(w *wsFiles, locked bool) {
 	d.checkState(w)
 	d.checkQuestions(w)
 	d.checkSharedQIDs(w)
@@ -329,7 +233,8 @@ func (d *doctor) checkAll(w *wsFiles, locked bool) {
 	d.checkDrift(followed)
 	d.checkDecisions(followed)
 	d.checkSignatures(w)
-	d.checkTemps(locked)
-	d.checkRecovery()
-	d.checkTasks()
+	d.Temps(locked)
+	d.checkInitTemps(locked)
+	d.Recovery()
+	d.Tasks()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -32,7 +33,7 @@ func pausing(b *mdstore.Block) bool {
 	return p == "" || p == "0" || p == "false"
 }
 
-func (d *doctor) readDrift(w *wsFiles) drift {
+func (d *checkup) readDrift(w *wsFiles) drift {
 	s := w.state
 	dr := drift{section: s.AwaitingLine(), awaited: s.AwaitingQID()}
 	for _, en := range s.Cursor() {
@@ -77,7 +78,7 @@ func (d *doctor) readDrift(w *wsFiles) drift {
 
 // checkDrift reports where state.md's pause disagrees with questions.md,
 // and returns what it read of both (readDrift), for reconcile.
-func (d *doctor) checkDrift(w *wsFiles) drift {
+func (d *checkup) checkDrift(w *wsFiles) drift {
 	if w.refused {
 		return drift{}
 	}
@@ -87,9 +88,9 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 		return dr // which block state.md means is settled by renumbering first
 	}
 	blocked := dr.status == "blocked"
-	sev := SevError
+	sev := doctor.SevError
 	if blocked {
-		sev = SevWarning // a deliberate stop: doctor does not move it
+		sev = doctor.SevWarning // a deliberate stop: doctor does not move it
 	}
 	reconcile := "run: devrites-engine doctor --fix (reconciles state.md from questions.md)"
 	fixable := !blocked && w.held == ""
@@ -100,22 +101,22 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 		reconcile = "mend the errors first: " + w.held + "; doctor --fix reconciles the cursor only from files that read cleanly"
 	}
 	drifted := func(line int, problem string) {
-		d.add(Finding{Severity: sev, Kind: "drift", File: file, Line: line, Problem: problem, Mend: reconcile, Fixable: fixable})
+		d.Add(doctor.Finding{Severity: sev, Kind: "drift", File: file, Line: line, Problem: problem, Mend: reconcile, Fixable: fixable})
 	}
 	switch {
 	case dr.section > 0 && dr.awaited == "":
 		drifted(dr.section, "the Awaiting human section names no question_id")
 	case dr.awaited != "" && w.questions.Find(dr.awaited) == nil:
-		f := Finding{Severity: sev, Kind: "drift", File: file, Line: dr.awaitedLine,
+		f := doctor.Finding{Severity: sev, Kind: "drift", File: file, Line: dr.awaitedLine,
 			Problem: fmt.Sprintf("awaits %s, which is not in questions.md (a stale editor save or a bad merge?)", dr.awaited),
 			Mend:    "run: devrites-engine doctor --fix (restores " + dr.awaited + " from decisions.md, or else open from the Awaiting section: nobody has answered it)",
 			Fixable: fixable}
 		if !fixable {
 			f.Mend = reconcile
 		}
-		d.add(f)
+		d.Add(f)
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.questions.Find(dr.awaited)):
-		d.add(Finding{Severity: SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
 			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.questions.Find(dr.awaited).Value("status"), noRecord),
 			Mend:    "doctor does not move state.md on: nothing but questions.md says a person decided it"})
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
@@ -128,12 +129,12 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 		// pause (docs/git.md).
 		drifted(dr.statusLine, fmt.Sprintf("status is %q, but it awaits %s, which is open", dr.status, dr.awaited))
 	case dr.target != nil && dr.lost:
-		d.add(Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),
+		d.Add(doctor.Finding{Severity: sev, Kind: "drift", File: mdstore.QuestionsFile, Line: dr.target.Line(),
 			Problem: dr.target.QID + " is open and waits for a person, but state.md lost its pause (a raise interrupted after questions.md was written?)",
 			Mend:    reconcile, Fixable: fixable})
 	case dr.target == nil && dr.status == "awaiting_human" && dr.section == 0:
 		if reason := d.stopReason(w); reason != "" {
-			d.add(Finding{Severity: SevWarning, Kind: "drift", File: file, Line: dr.statusLine,
+			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: file, Line: dr.statusLine,
 				Problem: "awaiting_human with no question open, for a stop: " + reason,
 				Mend:    "when the person has acted: devrites-engine state stop --status running --reason … --resume …"})
 		} else if anyOpen(w.questions) {
@@ -146,7 +147,7 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 	// only one question pauses at a time. It still waits for a person.
 	for _, b := range dr.interrupted {
 		if dr.target != nil && b.QID != dr.target.QID {
-			d.add(Finding{Severity: SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
+			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
 				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.resolveFlags(fromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
@@ -154,7 +155,7 @@ func (d *doctor) checkDrift(w *wsFiles) drift {
 	return dr
 }
 
-func (d *doctor) stopReason(w *wsFiles) string {
+func (d *checkup) stopReason(w *wsFiles) string {
 	v, _ := w.state.Get("stop_reason")
 	return strings.TrimSpace(v)
 }
@@ -164,14 +165,14 @@ func (d *doctor) stopReason(w *wsFiles) string {
 // is no longer open is lifted as the resolution would have lifted it, so
 // that doctor --fix after an interrupted command leaves the files as the
 // command would have.
-func (d *doctor) reconcile(w *wsFiles) {
-	before := len(d.findings)
+func (d *checkup) reconcile(w *wsFiles) {
+	before := len(d.Findings)
 	dr := d.checkDrift(w)
 	fixable := false
-	for _, f := range d.findings[before:] {
+	for _, f := range d.Findings[before:] {
 		fixable = fixable || f.Fixable
 	}
-	d.findings = d.findings[:before]
+	d.Findings = d.Findings[:before]
 	if !fixable {
 		return
 	}
@@ -205,5 +206,5 @@ func (d *doctor) reconcile(w *wsFiles) {
 		did = "no question open: state.md running, next: " + next
 	}
 	w.dirtyS = true
-	d.repairs = append(d.repairs, Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
+	d.Repairs = append(d.Repairs, doctor.Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
 }

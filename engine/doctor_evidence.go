@@ -54,14 +54,14 @@ func decisionLogged(ledger []*mdstore.Block, id, status string) bool {
 
 // evidenced reports whether b's resolution is backed by a record its own
 // transaction wrote besides questions.md.
-func (d *doctor) evidenced(w *wsFiles, b *mdstore.Block) bool {
+func (d *checkup) evidenced(w *wsFiles, b *mdstore.Block) bool {
 	st := b.Value("status")
 	return resolutionLogged(w.state, b.QID, st) || decisionLogged(d.ledgerOf(w.decisions), b.QID, st)
 }
 
 // unrecorded reports whether b is final in questions.md with nothing else
 // behind it, in files doctor may otherwise reconcile.
-func (d *doctor) unrecorded(w *wsFiles, b *mdstore.Block) bool {
+func (d *checkup) unrecorded(w *wsFiles, b *mdstore.Block) bool {
 	switch b.Value("status") {
 	case StatusAnswered, StatusDropped, StatusRejected:
 		return w.held == "" && !d.evidenced(w, b)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -15,7 +16,7 @@ import (
 
 // repair makes the safe repairs on w; repair order matters: ids first, so
 // that state.md is reconciled against the renumbered questions.
-func (d *doctor) repair(w *wsFiles) error {
+func (d *checkup) repair(w *wsFiles) error {
 	if err := d.removeTemps(); err != nil {
 		return err
 	}
@@ -42,8 +43,8 @@ func (d *doctor) repair(w *wsFiles) error {
 
 // conflicted reports whether a file holds a merge's conflict markers: then
 // nothing is repaired, as nothing is written, until a person settles it.
-func (d *doctor) conflicted() bool {
-	for _, f := range d.findings {
+func (d *checkup) conflicted() bool {
+	for _, f := range d.Findings {
 		if f.Kind == "conflict" {
 			return true
 		}
@@ -51,8 +52,8 @@ func (d *doctor) conflicted() bool {
 	return false
 }
 
-func (d *doctor) removeTemps() error {
-	names, err := d.temps()
+func (d *checkup) removeTemps() error {
+	names, err := doctor.TempFiles(d.e.WS.Dir)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (d *doctor) removeTemps() error {
 		if err := os.Remove(d.e.WS.Path(n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		d.repairs = append(d.repairs, Repair{Kind: "temp-file", File: n, Did: "removed"})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "temp-file", File: n, Did: "removed"})
 	}
 	dirs, err := initTemps(d.e.WS)
 	if err != nil {
@@ -70,7 +71,7 @@ func (d *doctor) removeTemps() error {
 		if err := os.RemoveAll(dir); err != nil {
 			return err
 		}
-		d.repairs = append(d.repairs, Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "init-temp", File: d.beside(dir), Did: "removed"})
 	}
 	return nil
 }
@@ -79,7 +80,7 @@ func (d *doctor) removeTemps() error {
 // next free id of its date, and records the old id in renumbered_from. When
 // state.md awaits the qid, the block it means is the one whose question and
 // raised_at it copied, else the open one, else the first.
-func (d *doctor) renumber(w *wsFiles) error {
+func (d *checkup) renumber(w *wsFiles) error {
 	awaited := w.state.AwaitingQID()
 	meant := d.meantBlock(w)
 	others := d.e.otherQIDs() // the other workspaces' ids: a renumbering here changes none
@@ -107,12 +108,12 @@ func (d *doctor) renumber(w *wsFiles) error {
 		if meant > line {
 			meant++ // renumbered_from added a line above it
 		}
-		d.repairs = append(d.repairs, Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
 	}
 }
 
 // meantBlock is the heading line of the block state.md's awaited qid means.
-func (d *doctor) meantBlock(w *wsFiles) int {
+func (d *checkup) meantBlock(w *wsFiles) int {
 	awaited := w.state.AwaitingQID()
 	var same []*mdstore.Block
 	for _, b := range w.questions.Blocks() {
@@ -141,7 +142,7 @@ func (d *doctor) meantBlock(w *wsFiles) int {
 // blocks that can be renumbered (a valid qid in a heading).
 func firstDuplicate(qs *mdstore.Questions) *mdstore.Block {
 	for _, b := range qs.Blocks() {
-		if _, err := qid.Parse(b.QID); err == nil && b.Nth() > 0 && renumberable(b) {
+		if _, err := qid.Parse(b.QID); err == nil && b.Nth() > 0 && doctor.Renumberable(b) {
 			return b
 		}
 	}
@@ -163,7 +164,7 @@ func repeatedIDs(qs *mdstore.Questions) map[string]bool {
 	return out
 }
 
-func (d *doctor) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
+func (d *checkup) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 	missing := slices.DeleteFunc(missingDecisions(w, ledger), func(b *mdstore.Block) bool {
 		return !resolutionLogged(w.state, b.QID, b.Value("status")) // doctor_evidence.go: never invented
 	})
@@ -175,7 +176,7 @@ func (d *doctor) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 	}
 	for _, b := range missing {
 		d.e.appendDecision(&w.files, b)
-		d.repairs = append(d.repairs, Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Did: "appended the decision of " + b.QID + " (" + b.Value("status") + ")"})
 	}
 	w.dirtyDec = true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -16,7 +17,7 @@ import (
 // checkIdentity reports the pauses follow would restore, and returns the
 // files as follow leaves them (w itself when it changes nothing), which
 // the later checks read.
-func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
+func (d *checkup) checkIdentity(w *wsFiles) *wsFiles {
 	if w.refused || w.state == nil || w.questions == nil || firstDuplicate(w.questions) != nil {
 		return w // which block an id means is settled by renumbering first
 	}
@@ -33,21 +34,21 @@ func (d *doctor) checkIdentity(w *wsFiles) *wsFiles {
 		if !x.lost {
 			continue
 		}
-		d.add(Finding{Severity: SevError, Kind: "identity", File: x.file, Line: x.line, Problem: x.problem,
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "identity", File: x.file, Line: x.line, Problem: x.problem,
 			Mend: "run: devrites-engine doctor --fix (" + x.did + ")", Fixable: true})
 	}
 	return &c
 }
 
 // followIdentity is --fix's: the corrections follow makes, written.
-func (d *doctor) followIdentity(w *wsFiles) {
+func (d *checkup) followIdentity(w *wsFiles) {
 	if w.refused || firstDuplicate(w.questions) != nil {
 		return
 	}
 	before := w.decisions // follow replaces decisions.md's bytes, never changes them
 	for _, x := range d.e.follow(&w.files, scanBlocks(w.questions)) {
 		w.dirtyS = w.dirtyS || x.file == mdstore.StateFile
-		d.repairs = append(d.repairs, Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "identity", File: x.file, Line: x.line, Did: x.did})
 	}
 	w.dirtyDec = w.dirtyDec || !bytes.Equal(w.decisions, before)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -56,7 +57,7 @@ func lastRecord(ledger []*mdstore.Block, id string) (recorded, bool) {
 func recordOf(e *mdstore.Block) recorded {
 	id := mdstore.DecisionID(e.QID)
 	status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
-	if id == "" || !slices.Contains(questionStatuses, status) || status == StatusOpen {
+	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == StatusOpen {
 		return recorded{}
 	}
 	return recorded{id: id, status: status, line: e.Line(), entry: e}
@@ -131,12 +132,12 @@ func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
 }
 
 // checkLedger reports the questions reverted behind decisions.md's back.
-func (d *doctor) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
+func (d *checkup) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
 	if w.refused || !w.hasDec {
 		return
 	}
 	for _, r := range revertedQuestions(w, ledger) {
-		f := Finding{Severity: SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.line,
+		f := doctor.Finding{Severity: doctor.SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.line,
 			Problem: fmt.Sprintf("decisions.md records %s %s, but questions.md has lost it (a stale editor save or a bad merge?)", r.id, r.status),
 			Mend:    "run: devrites-engine doctor --fix (restores the question with its recorded resolution)", Fixable: w.held == ""}
 		if r.block != nil {
@@ -147,13 +148,13 @@ func (d *doctor) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
 		if w.held != "" {
 			f.Mend = "mend the errors first: " + w.held + "; then run devrites-engine doctor --fix (restores the recorded resolution)"
 		}
-		d.add(f)
+		d.Add(f)
 	}
 }
 
 // restoreLedger is checkLedger's repair, and the restoring of a vanished
 // awaited question; reconcile then settles state.md against the result.
-func (d *doctor) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
+func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 	if w.held != "" {
 		return nil // questions.md is missing or has errors of its own
 	}
@@ -180,7 +181,7 @@ func (d *doctor) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 			return err
 		}
 		w.dirtyQ = true
-		d.repairs = append(d.repairs, Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
 	}
 	if _, blocked := stopReason(w.state); blocked {
 		return nil // a stop: doctor does not move it (see reconcile)
@@ -198,7 +199,7 @@ func (d *doctor) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.StateFile})
 		w.questions.Append(id, kvs...)
 		w.dirtyQ = true
-		d.repairs = append(d.repairs, Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
 			Did: "restored " + id + " (open) from state.md's Awaiting section: nobody has answered it"})
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -30,7 +31,7 @@ type sharedQID struct {
 
 // sharedQIDs are this workspace's question ids another workspace of the
 // project holds too, in file order.
-func (d *doctor) sharedQIDs(w *wsFiles) []sharedQID {
+func (d *checkup) sharedQIDs(w *wsFiles) []sharedQID {
 	if !d.e.severalWorkspaces() {
 		return nil
 	}
@@ -67,21 +68,21 @@ func (d *doctor) sharedQIDs(w *wsFiles) []sharedQID {
 }
 
 // checkSharedQIDs reports the ids another workspace holds too.
-func (d *doctor) checkSharedQIDs(w *wsFiles) {
+func (d *checkup) checkSharedQIDs(w *wsFiles) {
 	for _, s := range d.sharedQIDs(w) {
 		if !s.moves {
-			d.add(Finding{Severity: SevWarning, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
+			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
 				Problem: "qid " + s.block.QID + " is also a question of " + s.other + ", raised later there (two features raised it on two clones?)",
 				Mend:    "run: devrites-engine doctor --slug " + s.other + " --fix (renumbers the later one)"})
 			continue
 		}
 		mend := "run: devrites-engine doctor --slug " + d.e.WS.Slug + " --fix (renumbers this later one and records renumbered_from)"
-		if !renumberable(s.block) {
+		if !doctor.Renumberable(s.block) {
 			mend = "give one of them another id by hand: doctor renumbers only the engine's q-YYYY-MM-DD-NNN headings"
 		}
-		d.add(Finding{Severity: SevError, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: s.block.Line(),
 			Problem: "qid " + s.block.QID + " is also a question of " + s.other + " (two features raised it on two clones?)",
-			Mend:    mend, Fixable: !w.refused && renumberable(s.block)})
+			Mend:    mend, Fixable: !w.refused && doctor.Renumberable(s.block)})
 	}
 }
 
@@ -89,13 +90,13 @@ func (d *doctor) checkSharedQIDs(w *wsFiles) {
 // earlier-raised question of another workspace holds the next free id of
 // the project, with renumbered_from; the pause and the decision entry
 // follow it.
-func (d *doctor) renumberShared(w *wsFiles) error {
+func (d *checkup) renumberShared(w *wsFiles) error {
 	others := d.e.otherQIDs()
 	for {
 		// Found again after each renumbering: renumbered_from adds a line,
 		// and the blocks below it move.
 		shared := d.sharedQIDs(w)
-		i := slices.IndexFunc(shared, func(s sharedQID) bool { return s.moves && renumberable(s.block) })
+		i := slices.IndexFunc(shared, func(s sharedQID) bool { return s.moves && doctor.Renumberable(s.block) })
 		if i < 0 {
 			return nil
 		}
@@ -135,6 +136,6 @@ func (d *doctor) renumberShared(w *wsFiles) error {
 			w.dirtyDec = true
 			did += "; decisions.md follows"
 		}
-		d.repairs = append(d.repairs, Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "duplicate-qid", File: mdstore.QuestionsFile, Line: line, Did: did})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/sign"
 )
@@ -18,7 +19,7 @@ import (
 // person's key makes one.
 
 // checkSignatures checks every final question's signature.
-func (d *doctor) checkSignatures(w *wsFiles) {
+func (d *checkup) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
 	var sigs map[string]string // by entry title, read once
 	for _, b := range w.questions.Blocks() {
@@ -46,7 +47,7 @@ func (d *doctor) checkSignatures(w *wsFiles) {
 			a, warnings := d.e.AllowedSigners()
 			allowed = &a
 			for _, warn := range warnings {
-				d.add(Finding{Severity: SevWarning, Kind: "allowed-signers", File: d.devritesName(AllowedSignersFile), Problem: warn,
+				d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "allowed-signers", File: d.DevritesFile(AllowedSignersFile), Problem: warn,
 					Mend: "fix the line (principals, then namespaces=, valid-after=, valid-before=, then the key), or trust the file here"})
 			}
 		}
@@ -54,13 +55,13 @@ func (d *doctor) checkSignatures(w *wsFiles) {
 	}
 }
 
-func (d *doctor) checkSignature(w *wsFiles, q Question, sig string, required bool, allowed sign.Allowed) {
+func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bool, allowed sign.Allowed) {
 	signAgain := "a person reads the decision and signs it: devrites-engine sign " + q.QID
-	sev := SevWarning
+	sev := doctor.SevWarning
 	if required {
-		sev = SevError
+		sev = doctor.SevError
 	}
-	at := func(f Finding) Finding {
+	at := func(f doctor.Finding) doctor.Finding {
 		f.File, f.Line = mdstore.QuestionsFile, q.Line
 		return f
 	}
@@ -69,20 +70,20 @@ func (d *doctor) checkSignature(w *wsFiles, q Question, sig string, required boo
 		if q.SignedBy != "" {
 			problem = q.QID + " says signed_by " + q.SignedBy + ", but its decision holds no signature"
 		}
-		d.add(at(Finding{Severity: sev, Kind: "signature", Problem: problem, Mend: signAgain}))
+		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: problem, Mend: signAgain}))
 		return
 	}
 	signed, err := verifyStatement(StatementOf(d.e.WS.Slug, q), sig, allowed)
 	switch {
 	case errors.Is(err, sign.ErrNotAllowed):
-		d.add(at(Finding{Severity: sev, Kind: "signature", Problem: q.QID + ": " + err.Error(),
+		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: q.QID + ": " + err.Error(),
 			Mend: "list the key for " + q.AnsweredBy + " in .devrites/allowed_signers (then trust it) or this machine's allowed_signers; or " + signAgain}))
 	case err != nil:
-		d.add(at(Finding{Severity: SevError, Kind: "signature",
+		d.Add(at(doctor.Finding{Severity: doctor.SevError, Kind: "signature",
 			Problem: q.QID + ": the signature does not verify: the record changed after it was signed" + d.whatDiffers(w, q, sig, allowed),
 			Mend:    "restore what was signed from version control, or " + signAgain + " (doctor --fix never adds or removes a signature)"}))
 	case q.SignedBy != signed.String():
-		d.add(at(Finding{Severity: SevWarning, Kind: "signature",
+		d.Add(at(doctor.Finding{Severity: doctor.SevWarning, Kind: "signature",
 			Problem: q.QID + ": signed_by says " + strconv.Quote(q.SignedBy) + ", the signature is " + signed.String() + "'s",
 			Mend:    "set signed_by to " + signed.String()}))
 	}
@@ -91,7 +92,7 @@ func (d *doctor) checkSignature(w *wsFiles, q Question, sig string, required boo
 // whatDiffers names the fields in which questions.md's block differs from
 // what was signed, when the decision entry still holds what was signed
 // (its copy of the answer, choice, answered_by and answered_at); else "".
-func (d *doctor) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.Allowed) string {
+func (d *checkup) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.Allowed) string {
 	var entry *mdstore.Block
 	for _, b := range d.ledgerOf(w.decisions) {
 		if b.QID == decisionHeading(q.QID, q.Status) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/caplink"
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -28,13 +30,13 @@ type Engine struct {
 	Now         func() time.Time
 	LockTimeout time.Duration
 	Actor       string // answered_by for people; "human" when empty
-	Templates   Templates
-	AFK         AFK
+	Templates   config.Templates
+	AFK         config.AFK
 	configErr   error // engine.yaml does not parse: every write is refused
 	// Hook is the notify hook's configuration: notify.yaml, else the AFK
 	// file's notify keys (LoadHook).
-	Hook  AFK
-	Rules Rules // .devrites/rules.yaml
+	Hook  config.AFK
+	Rules config.Rules // .devrites/rules.yaml
 	// signer signs a person's resolutions (SetSigner, signing.go).
 	signer Signer
 	// answerKey is the project's key of answer links (.devrites/serve.key),
@@ -51,7 +53,7 @@ type Engine struct {
 
 // Open prepares an engine for a found workspace, reading its configuration.
 func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, actor string) (*Engine, error) {
-	t, err := LoadTemplates(ws.Devrites)
+	t, err := config.LoadTemplates(ws.Devrites)
 	if err != nil {
 		// Reads go on with the default texts; writes, which would put the
 		// wrong next_action into state.md, are refused until it is fixed.
@@ -66,9 +68,9 @@ func Open(ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration
 	if actor == "" {
 		actor = "human"
 	}
-	afk := LoadAFK(ws.Devrites)
-	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: LoadHook(ws.Devrites, afk),
-		Rules: loadRulesIn(ws.Devrites, ws.Slug), configErr: err,
+	afk := config.LoadAFK(ws.Devrites)
+	return &Engine{WS: ws, Now: now, LockTimeout: lockTimeout, Actor: actor, Templates: t, AFK: afk, Hook: config.LoadHook(ws.Devrites, afk),
+		Rules: config.LoadRulesIn(ws.Devrites, ws.Slug), configErr: err,
 		answerKey:         sync.OnceValues(func() (caplink.Key, error) { return caplink.Ensure(ws.Devrites) }),
 		severalWorkspaces: sync.OnceValue(func() bool { return ws.Devrites != "" && len(mdstore.Workspaces(ws.Devrites)) > 1 })}, nil
 }
@@ -82,7 +84,7 @@ func (e *Engine) answerer(by string) (string, error) {
 	if strings.ContainsAny(by, "\r\n") {
 		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", brief(by)).Hint("a name is one line")
 	}
-	if err := CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
+	if err := config.CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
 		return "", err
 	}
 	return by, nil
@@ -100,6 +102,29 @@ type files struct {
 	questions *mdstore.Questions
 	decisions []byte
 	hasDec    bool
+}
+
+// wsFiles is the workspace as doctor reads and repairs it.
+type wsFiles struct {
+	files
+	hasState, hasQ   bool
+	origQ, origState []byte
+	refused          bool // schema too new or unreadable: nothing is repaired
+	// held says why the cursor must not be reconciled from questions.md
+	// (it is missing, or one of the two files has errors of its own);
+	// "" when it may be.
+	held           string
+	dirtyQ, dirtyS bool
+	dirtyDec       bool
+}
+
+// stateBytes is state.md as it stands: the bytes read, not a copy, unless
+// a repair has changed it.
+func (w *wsFiles) stateBytes() []byte {
+	if w.state.Equal(w.origState) {
+		return w.origState
+	}
+	return w.state.Bytes()
 }
 
 // checkState refuses state.md files the binary does not understand.
@@ -260,35 +285,6 @@ func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []Question {
 	return e.answeredHere(out) // streak.go
 }
 
-// cleanText normalises text a caller supplies: line breaks become "\n";
-// NUL bytes and invalid UTF-8 are refused. what names the text in errors.
-func cleanText(what, s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", mdstore.Errorf(ErrBadArgs, "%s is not valid UTF-8", what)
-	}
-	for _, r := range s {
-		if r == 0 {
-			return "", mdstore.Errorf(ErrBadArgs, "%s contains a NUL byte", what)
-		}
-	}
-	return normalizeNewlines(s), nil
-}
-
-func normalizeNewlines(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\r' {
-			if i+1 < len(s) && s[i+1] == '\n' {
-				continue
-			}
-			out = append(out, '\n')
-			continue
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
-
 // blank reports whether text holds nothing a person could have meant:
 // only white space and invisible format characters (zero-width spaces,
 // byte order marks). Such an answer is never taken for approval.
@@ -299,4 +295,14 @@ func blank(s string) bool {
 		}
 	}
 	return true
+}
+
+// appendOnce appends the warnings not already in ws.
+func appendOnce(ws []string, more ...string) []string {
+	for _, w := range more {
+		if w != "" && !slices.Contains(ws, w) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
 }

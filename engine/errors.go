@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 	"github.com/devrites/devrites-engine/trust"
@@ -11,8 +12,8 @@ import (
 // Sentinel errors of the engine, beside mdstore's. The command line maps them
 // to exit codes in one place.
 var (
-	ErrBadArgs   = errors.New("bad arguments")
-	ErrConflict  = errors.New("conflict")
+	ErrBadArgs   = config.ErrBadArgs
+	ErrConflict  = config.ErrConflict
 	ErrNotOpen   = errors.New("question is not open")
 	ErrPaused    = errors.New("one question per pause")
 	ErrSchema    = errors.New("schema refused")
@@ -45,6 +46,8 @@ var (
 	ErrMalformed  = mdstore.ErrMalformed
 	// ErrUnknownTrust: a file revoked is not in the trust store.
 	ErrUnknownTrust = trust.ErrNotTrusted
+	// ErrUnknownRule: a rule id that is not in rules.yaml.
+	ErrUnknownRule = config.ErrUnknownRule
 )
 
 // kinds names each sentinel with the stable kind that the command line

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -26,26 +27,26 @@ func (e *Engine) readable(w *wsFiles, sc *scan) error {
 // of decisions.md's text (conflict markers a merge left: a write through
 // them would settle the merge by accident).
 func (e *Engine) readableState(w *wsFiles) error {
-	d := &doctor{e: e, errorsOnly: true}
+	d := e.checkup(true, nil)
 	d.checkState(w)
 	if w.hasDec {
-		d.checkMarkers(mdstore.DecisionsFile, w.decisions)
+		d.Markers(mdstore.DecisionsFile, w.decisions)
 	}
 	return d.refusal()
 }
 
 // readableQuestions is readable's check of questions.md.
 func (e *Engine) readableQuestions(w *wsFiles, sc *scan) error {
-	d := &doctor{e: e, errorsOnly: true, scan: sc}
+	d := e.checkup(true, sc)
 	d.checkQuestions(w)
 	d.routingErrors(w)
 	return d.refusal()
 }
 
 // refusal is the error of the first error found, if any.
-func (d *doctor) refusal() error {
-	for _, f := range d.findings {
-		if f.Severity != SevError {
+func (d *checkup) refusal() error {
+	for _, f := range d.Findings {
+		if f.Severity != doctor.SevError {
 			continue
 		}
 		where := d.e.WS.Path(f.File)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -28,19 +27,6 @@ func raisedByEngine(b *mdstore.Block) bool {
 		}
 	}
 	return true
-}
-
-// headingGate is the gate a block's heading names after its id ("## Q-002
-// validating"), which stands for the gate of a block with no gate field.
-func headingGate(b *mdstore.Block) string {
-	return strings.ToLower(b.Label())
-}
-
-// renumberable reports whether doctor --fix may give a block a new id: the
-// engine's own form, a heading with a canonical qid. Other ids are a
-// person's or another tool's to change.
-func renumberable(b *mdstore.Block) bool {
-	return !b.Row() && qid.Shaped(b.QID)
 }
 
 // mayHaveInterrupted reports whether b can be what a pausing raise

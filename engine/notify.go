@@ -52,7 +52,7 @@ func (e *Engine) hook() notify.Hook {
 // be logged (notify.log is not a regular file); neither fails the command.
 // A hook whose file is not trusted here does not run: the warning says so.
 func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
-	if e.Hook.heldBack(event) {
+	if e.Hook.HeldBack(event) {
 		return []string{e.Hook.TrustWarning()}
 	}
 	if !e.Hook.NotifyOnEvent(event) {

@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"context"
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -31,7 +31,7 @@ func (e *Engine) stillAwaited(f *files) (string, string) {
 // the cursor's phase.
 func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 	phase, _ := s.Get("phase")
-	return expand(e.Templates.Resume, id, phase, slice)
+	return config.Expand(e.Templates.Resume, id, phase, slice)
 }
 
 // resolveAwaited is the command that answers the question the cursor
@@ -113,52 +113,4 @@ func (e *Engine) pauseUnder(f *files, q Question, logText string) {
 	for _, kv := range kept {
 		f.state.Set(kv.Key, kv.Value)
 	}
-}
-
-// ResumeResult is what `state resume` reports.
-type ResumeResult struct {
-	Status     string `json:"status"`
-	Lifted     string `json:"lifted,omitempty"` // the stop reason lifted
-	Changed    bool   `json:"changed"`          // a stop was lifted; false when there was none
-	NextAction string `json:"next_action"`
-}
-
-// Resume lifts a stop: stop_reason goes and the cursor goes back to what the
-// questions say, awaiting_human on a question still open and awaited, else
-// running; next_action keeps the resume action the stop recorded (or, back
-// on a pause, becomes the resolve command; with a re-scope still owed, the
-// re-scope command). Without a stop it changes
-// nothing.
-func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
-	return transact(ctx, e, func(f *files) (*ResumeResult, error) {
-		s := f.state
-		reason, _ := s.Get("stop_reason")
-		status, _ := s.Get("status")
-		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
-		if status == CursorAwaiting && reason == "" {
-			q := Question{QID: s.AwaitingQID()}
-			if b := f.questions.Find(q.QID); b != nil {
-				q = fromBlock(b, e.Now())
-			}
-			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(ResolveAwaited, e.ResolveCommand(q))
-		}
-		if reason == "" && status != CursorBlocked { // running, done, or none: no stop to lift
-			if status == "" {
-				r.Status = CursorRunning
-			}
-			return r, nil // unchanged bytes are not written
-		}
-		liftStop(s)
-		r.Status, r.Changed = CursorRunning, true
-		if id, resolve := e.stillAwaited(f); id != "" {
-			r.Status, r.NextAction = CursorAwaiting, resolve
-			s.Set("next_action", r.NextAction)
-		} else if len(rescopePending(s)) > 0 {
-			r.NextAction = e.rescopeAction(s, "") // a rejection outlives the stop
-			s.Set("next_action", r.NextAction)
-		}
-		s.Set("status", r.Status)
-		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
-		return r, nil
-	})
 }

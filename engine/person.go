@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -28,7 +29,7 @@ const (
 	ViaChat        = "chat"        // the person's own words in the harness's chat
 	ViaAgent       = "agent"       // MCP relay_answer: an agent relaying words
 	ViaCLI         = "cli"         // the command line without a terminal
-	ViaAFK         = "afk"         // the AFK policy (allow_gates, auto_approve_after)
+	ViaAFK         = "afk"         // the config.AFK policy (allow_gates, auto_approve_after)
 	ViaExpiry      = "expiry"      // on_overdue's expire_after
 	ViaRule        = "rule"        // an always-approve rule
 )
@@ -68,17 +69,17 @@ func (e *Engine) NeedsPerson(q Question) (bool, string) {
 		return true, "escalating gates need a person"
 	}
 	for _, t := range q.Tags {
-		t = normTag(t)
+		t = config.NormTag(t)
 		if slices.Contains(alwaysStop, t) {
 			return true, fmt.Sprintf("tag %q is an always-stop class", t)
 		}
 		for _, n := range e.AFK.NeverAuto {
-			if normTag(n) == t {
+			if config.NormTag(n) == t {
 				return true, fmt.Sprintf("tag %q is listed in never_auto", t)
 			}
 		}
 	}
-	if r := e.Rules.matchTag(NeverAuto, q.Tags); r != nil {
+	if r := e.Rules.MatchTag(config.NeverAuto, q.Tags); r != nil {
 		return true, fmt.Sprintf("%s has never-auto rule %s", r.Selector(), r.ID)
 	}
 	if e.Rules.Broken {
@@ -86,7 +87,7 @@ func (e *Engine) NeedsPerson(q Question) (bool, string) {
 		// policy does (rules-broken).
 		return true, e.Rules.Path + " does not parse, so a person-only rule in it cannot be read"
 	}
-	if r := e.Rules.matchQuestion(PersonOnly, e.WS.Slug, q); r != nil {
+	if r := e.Rules.MatchQuestion(config.PersonOnly, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags); r != nil {
 		return true, fmt.Sprintf("%s has person-only rule %s", r.Selector(), r.ID)
 	}
 	return false, ""

@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/devrites/devrites-engine/config"
 )
 
 // Outcomes of a raise.
@@ -31,7 +35,7 @@ type Decision struct {
 }
 
 // RuleApproval is the number reported for a decision of an approval rule
-// (.devrites/rules.yaml, see rules.go). Approval rules are checked after
+// (.devrites/rules.yaml, see config/rules.go). Approval rules are checked after
 // rules 2–5 and before rule 6; they are numbered 9 so that rules 1–8 keep
 // the numbers the specification gives them.
 const RuleApproval = 9
@@ -46,7 +50,7 @@ type Gatekeeping struct {
 	// file order (more may be given: only those of Breakpoint count).
 	History []Question
 	// Rules are the approval rules; nil is none.
-	Rules *Rules
+	Rules *config.Rules
 }
 
 // Decide applies the AFK policy of the specification, first matching rule
@@ -58,7 +62,7 @@ type Gatekeeping struct {
 // never-auto rule may be unreadable); an always-approve rule auto-picks
 // after rules 2–5 and before rule 6, in AFK mode and out of it, because a
 // person asked for it.
-func Decide(afk AFK, g Gatekeeping) Decision {
+func Decide(afk config.AFK, g Gatekeeping) Decision {
 	stop := hardStop(afk, g)
 	// An always-approve rule of a rules file not trusted here approves
 	// nothing; the question goes on to the rules after it, and when it
@@ -67,7 +71,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	var held *Decision
 	if ok && g.Rules.Untrusted != "" {
 		held = &Decision{Paused, RuleApproval, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so it does not apply (%s)",
-			rule.Reason, g.Rules.Path, g.Rules.Untrusted, TrustHint), g.Rules.Path}
+			rule.Reason, g.Rules.Path, g.Rules.Untrusted, config.TrustHint), g.Rules.Path}
 		ok = false
 	}
 	if !afk.On {
@@ -91,7 +95,7 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 	}
 	notTrusted := func(n int, why string) Decision {
 		return Decision{Paused, n, "untrusted", fmt.Sprintf("%s, but %s is %s on this machine, so nothing is auto-picked (%s)",
-			why, afk.Path, afk.Untrusted, TrustHint), afk.Path}
+			why, afk.Path, afk.Untrusted, config.TrustHint), afk.Path}
 	}
 	if slices.Contains(afk.AllowGates, g.Gate) {
 		if afk.Untrusted != "" {
@@ -129,17 +133,17 @@ func Decide(afk AFK, g Gatekeeping) Decision {
 
 // hardStop is the first of rules 2–5 that pauses the question, or nil:
 // what no rule of a person or the AFK file can auto-pick.
-func hardStop(afk AFK, g Gatekeeping) *Decision {
+func hardStop(afk config.AFK, g Gatekeeping) *Decision {
 	if g.Gate == "escalating" {
 		return &Decision{Paused, 2, "escalating", "escalating gates always pause", ""}
 	}
 	for _, t := range g.Tags {
-		t = normTag(t)
+		t = config.NormTag(t)
 		if slices.Contains(alwaysStop, t) {
 			return &Decision{Paused, 3, "always-stop", fmt.Sprintf("tag %q is an always-stop class", t), ""}
 		}
 		for _, n := range afk.NeverAuto {
-			if normTag(n) == t {
+			if config.NormTag(n) == t {
 				return &Decision{Paused, 3, "never-auto", fmt.Sprintf("tag %q is listed in never_auto", t), ""}
 			}
 		}
@@ -147,19 +151,19 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 	if g.Rules != nil && g.Rules.Broken {
 		return &Decision{Paused, 3, "rules-broken", g.Rules.Path + " does not parse, so no approval rule applies and nothing is auto-picked", ""}
 	}
-	if r := g.Rules.match(NeverAuto, g.Breakpoint, g.Tags); r != nil {
+	if r := g.Rules.Match(config.NeverAuto, g.Breakpoint, g.Tags); r != nil {
 		return &Decision{Paused, 3, "never-auto", fmt.Sprintf("%s has never-auto rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
 	// An auto-pick is never signed, so it would hold the agent for good
 	// (docs/signing.md): a person answers, and signs.
-	if r := g.Rules.matchQuestion(RequireSignature, g.Rules.slugOf(), Question{Gate: g.Gate, Breakpoint: g.Breakpoint, Tags: g.Tags}); r != nil {
+	if r := g.Rules.MatchQuestion(config.RequireSignature, g.Rules.Slug(), g.Breakpoint, g.Gate, g.Tags); r != nil {
 		return &Decision{Paused, 3, "require-signature", fmt.Sprintf("%s has require-signature rule %s%s: a person answers and signs", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
-	if r := g.Rules.matchQuestion(PersonOnly, g.Rules.slugOf(), Question{Gate: g.Gate, Tags: g.Tags, Breakpoint: g.Breakpoint}); r != nil {
+	if r := g.Rules.MatchQuestion(config.PersonOnly, g.Rules.Slug(), g.Breakpoint, g.Gate, g.Tags); r != nil {
 		return &Decision{Paused, 3, "person-only", fmt.Sprintf("%s has person-only rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
 	for _, t := range g.Tags {
-		if t = normTag(t); t == "scope" || t == "acceptance" {
+		if t = config.NormTag(t); t == "scope" || t == "acceptance" {
 			return &Decision{Paused, 4, "scope-or-acceptance", fmt.Sprintf("tag %q: added scope or acceptance is never auto-picked", t), ""}
 		}
 	}
@@ -172,21 +176,19 @@ func hardStop(afk AFK, g Gatekeeping) *Decision {
 // approved is the decision of the first always-approve rule that covers
 // the question's breakpoint or one of its tags.
 func approved(g Gatekeeping) (Decision, bool) {
-	r := g.Rules.match(AlwaysApprove, g.Breakpoint, g.Tags)
+	r := g.Rules.Match(config.AlwaysApprove, g.Breakpoint, g.Tags)
 	if r == nil {
 		return Decision{}, false
 	}
 	return Decision{AutoPicked, RuleApproval, "rule " + r.ID, fmt.Sprintf("%s has always-approve rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}, true
 }
 
-func createdBy(r Rule) string {
+func createdBy(r config.Rule) string {
 	if r.CreatedBy == "" {
 		return ""
 	}
 	return ", created by " + r.CreatedBy
 }
-
-func normTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 
 // HumanStreak counts the latest resolutions of a breakpoint, newest first,
 // that were human answers choosing option 1, up to the first one that was
@@ -218,4 +220,17 @@ func HumanStreak(history []Question, bp string) int {
 		n++
 	}
 	return n
+}
+
+// AddRule adds an approval rule to .devrites/rules.yaml (config.AddRule),
+// refusing an always-approve rule for a tag the policy's hard stops
+// always pause.
+func AddRule(ctx context.Context, devrites string, timeout time.Duration, now time.Time, q config.RuleRequest) (*config.RuleChange, error) {
+	return config.AddRule(ctx, devrites, timeout, now, q, alwaysPauses)
+}
+
+// alwaysPauses reports whether the policy's hard stops pause every
+// question with tag, whatever the AFK file and rules say.
+func alwaysPauses(tag string) bool {
+	return hardStop(config.AFK{}, Gatekeeping{Tags: []string{tag}}) != nil
 }

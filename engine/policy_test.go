@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -69,17 +70,17 @@ func parseHistory(t *testing.T, text string) []Question {
 }
 
 func TestDecideRuleOrder(t *testing.T) {
-	on := AFK{On: true, AllowGates: []string{"advisory", "validating", "blocking"}, NeverAuto: []string{"billing"}}
+	on := config.AFK{On: true, AllowGates: []string{"advisory", "validating", "blocking"}, NeverAuto: []string{"billing"}}
 	tests := []struct {
 		name    string
-		afk     AFK
+		afk     config.AFK
 		g       Gatekeeping
 		outcome string
 		rule    int
 		rname   string
 	}{
-		{"afk off pauses even an allowed gate", AFK{AllowGates: []string{"advisory"}}, Gatekeeping{Gate: "advisory"}, Paused, 1, "afk-off"},
-		{"escalating pauses even when allowed", AFK{On: true, AllowGates: []string{"escalating"}}, Gatekeeping{Gate: "escalating"}, Paused, 2, "escalating"},
+		{"afk off pauses even an allowed gate", config.AFK{AllowGates: []string{"advisory"}}, Gatekeeping{Gate: "advisory"}, Paused, 1, "afk-off"},
+		{"escalating pauses even when allowed", config.AFK{On: true, AllowGates: []string{"escalating"}}, Gatekeeping{Gate: "escalating"}, Paused, 2, "escalating"},
 		{"escalating beats an always-stop tag", on, Gatekeeping{Gate: "escalating", Tags: []string{"auth-boundary"}}, Paused, 2, "escalating"},
 		{"always-stop tag", on, Gatekeeping{Gate: "advisory", Tags: []string{"fs-destruction"}}, Paused, 3, "always-stop"},
 		{"always-stop tag in another case", on, Gatekeeping{Gate: "advisory", Tags: []string{" Public-API-Break "}}, Paused, 3, "always-stop"},
@@ -92,8 +93,8 @@ func TestDecideRuleOrder(t *testing.T) {
 		{"advisory allowed", on, Gatekeeping{Gate: "advisory", Tags: []string{"ui"}}, AutoPicked, 6, "allow_gates"},
 		{"blocking allowed", on, Gatekeeping{Gate: "blocking"}, AutoPicked, 6, "allow_gates"},
 		{"validating allowed is provisional", on, Gatekeeping{Gate: "validating"}, Provisional, 6, "allow_gates"},
-		{"default allow_gates keeps blocking out", AFK{On: true, AllowGates: []string{"advisory"}}, Gatekeeping{Gate: "blocking"}, Paused, 8, "default"},
-		{"broken file pauses advisory", AFK{On: true, Broken: true, AllowGates: []string{}}, Gatekeeping{Gate: "advisory"}, Paused, 8, "default"},
+		{"default allow_gates keeps blocking out", config.AFK{On: true, AllowGates: []string{"advisory"}}, Gatekeeping{Gate: "blocking"}, Paused, 8, "default"},
+		{"broken file pauses advisory", config.AFK{On: true, Broken: true, AllowGates: []string{}}, Gatekeeping{Gate: "advisory"}, Paused, 8, "default"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,7 +110,7 @@ func TestDecideRuleOrder(t *testing.T) {
 }
 
 func TestDecideBrokenSaysSo(t *testing.T) {
-	d := Decide(AFK{On: true, Broken: true, AutoApproveAfter: 0}, Gatekeeping{Gate: "advisory"})
+	d := Decide(config.AFK{On: true, Broken: true, AutoApproveAfter: 0}, Gatekeeping{Gate: "advisory"})
 	if !strings.Contains(d.Reason, "does not parse") {
 		t.Errorf("got reason %q, want it to say the AFK file does not parse", d.Reason)
 	}
@@ -144,7 +145,7 @@ func TestDecideAutoApproveAfter(t *testing.T) {
 	for _, tt := range tests {
 		name := fmt.Sprintf("n=%d/%s", tt.n, strings.Join(tt.history, ","))
 		t.Run(name, func(t *testing.T) {
-			afk := AFK{On: true, AllowGates: []string{"advisory"}, AutoApproveAfter: tt.n}
+			afk := config.AFK{On: true, AllowGates: []string{"advisory"}, AutoApproveAfter: tt.n}
 			g := Gatekeeping{Gate: "blocking", Breakpoint: "slice-3.blocking", Slice: "3 — payments",
 				History: parseHistory(t, historyFile(tt.history...))}
 			d := Decide(afk, g)
@@ -157,7 +158,7 @@ func TestDecideAutoApproveAfter(t *testing.T) {
 
 // Rule 7 never overrides an earlier rule that pauses.
 func TestDecideAutoApproveAfterComesLast(t *testing.T) {
-	afk := AFK{On: true, AllowGates: []string{"advisory"}, AutoApproveAfter: 1}
+	afk := config.AFK{On: true, AllowGates: []string{"advisory"}, AutoApproveAfter: 1}
 	h := parseHistory(t, historyFile("h1", "h1"))
 	for _, g := range []Gatekeeping{
 		{Gate: "escalating", Breakpoint: "slice-3.blocking", History: h},

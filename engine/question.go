@@ -10,44 +10,23 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Question statuses.
+// Question statuses (mdstore.Statuses).
 const (
-	StatusOpen     = "open"
-	StatusAnswered = "answered"
-	StatusDropped  = "dropped"
-	StatusRejected = "rejected"
+	StatusOpen     = mdstore.StatusOpen
+	StatusAnswered = mdstore.StatusAnswered
+	StatusDropped  = mdstore.StatusDropped
+	StatusRejected = mdstore.StatusRejected
 )
 
-// Cursor statuses: the status key of state.md.
+// Cursor statuses: the status key of state.md (mdstore.CursorStatuses).
 const (
-	CursorRunning  = "running"
-	CursorAwaiting = "awaiting_human"
-	CursorBlocked  = "blocked"
+	CursorRunning  = mdstore.CursorRunning
+	CursorAwaiting = mdstore.CursorAwaiting
+	CursorBlocked  = mdstore.CursorBlocked
 	// CursorDone is DevRites' closed workflow: read and checked, never
 	// written by the engine.
-	CursorDone = "done"
+	CursorDone = mdstore.CursorDone
 )
-
-// stopReason returns the reason of a stop that only a person lifts: the
-// cursor is blocked (state stop --status blocked).
-func stopReason(s *mdstore.State) (string, bool) {
-	if st, _ := s.Get("status"); st != CursorBlocked {
-		return "", false
-	}
-	return oneLine(valueOf(s, "stop_reason")), true
-}
-
-// gates, in order of how much they stop.
-var gates = []string{"advisory", "validating", "blocking", "escalating"}
-
-func validGate(g string) bool {
-	for _, x := range gates {
-		if g == x {
-			return true
-		}
-	}
-	return false
-}
 
 // Question is a question block as callers and JSON see it.
 type Question struct {
@@ -233,7 +212,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		q.Answer = nil // DevRites keeps "answer:" empty while a question is open
 	}
 	if q.Gate == "" {
-		q.Gate = headingGate(b)
+		q.Gate = mdstore.HeadingGate(b)
 	}
 	if strings.TrimSpace(q.SLA) == "" {
 		// DevRites writes no sla (its SLAs are per gate): the gate's
@@ -339,66 +318,16 @@ func IsEscapeHatch(opt string) bool {
 // slaDuration returns the question's SLA as a duration; ok is false for
 // "none" or an SLA that does not parse.
 func (q Question) slaDuration() (time.Duration, bool) {
-	return parseSLA(q.SLA)
-}
-
-// slaUnit is the unit an SLA ends in, or 0 when c is not one.
-func slaUnit(c byte) time.Duration {
-	switch c {
-	case 's':
-		return time.Second
-	case 'm':
-		return time.Minute
-	case 'h':
-		return time.Hour
-	case 'd':
-		return 24 * time.Hour
-	}
-	return 0
-}
-
-// splitSLA splits an SLA shaped as digits and a unit ("15m"), after
-// trimming blanks; ok is false for any other shape. (Every block is checked
-// on each write, so this is plain code rather than a regular expression.)
-func splitSLA(s string) (digits string, unit time.Duration, ok bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 {
-		return "", 0, false
-	}
-	digits, unit = s[:len(s)-1], slaUnit(s[len(s)-1])
-	if unit == 0 || !isNumber(digits) {
-		return "", 0, false
-	}
-	return digits, unit, true
-}
-
-// MaxSLA is the longest SLA a question may have.
-const MaxSLA = 365 * 24 * time.Hour
-
-// parseSLA reads "15m", "4h", "24h", "2d"; ok is false for "none", "", a
-// zero SLA, text that does not parse and anything above MaxSLA.
-func parseSLA(s string) (d time.Duration, ok bool) {
-	digits, unit, ok := splitSLA(s)
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || int64(n) > int64(MaxSLA/unit) { // compared before multiplying: nothing overflows
-		return 0, false
-	}
-	return time.Duration(n) * unit, true
+	return mdstore.ParseSLA(q.SLA)
 }
 
 // slaError says what is wrong with an SLA that is neither "none" nor valid,
 // or returns nil.
 func slaError(s string) error {
-	if s == "none" {
+	if mdstore.ValidSLA(s) {
 		return nil
 	}
-	if _, ok := parseSLA(s); ok {
-		return nil
-	}
-	if _, _, shaped := splitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
+	if _, _, shaped := mdstore.SplitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
 		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
 	}
 	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -65,7 +66,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 		}{"--answered", r.Answered})
 	}
 	for _, t := range texts {
-		v, err := cleanText(t.name, *t.v)
+		v, err := config.CleanText(t.name, *t.v)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,7 @@ func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 		name string
 		v    *string
 	}{{"--slice", &r.Slice}, {"--breakpoint", &r.Breakpoint}} {
-		v, err := cleanText(t.name, *t.v)
+		v, err := config.CleanText(t.name, *t.v)
 		if err != nil {
 			return err
 		}
@@ -171,11 +172,11 @@ func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 	if r.Gate == "" {
 		return noGate
 	}
-	if !validGate(r.Gate) && fromTasks != nil {
+	if !mdstore.ValidGate(r.Gate) && fromTasks != nil {
 		return mdstore.Errorf(ErrMalformed, "tasks.md:%d: slice %d: unknown gate %q", fromTasks.Line, fromTasks.Number, r.Gate).
 			Hint("write one of advisory, validating, blocking, escalating in its Gate line, or pass --gate")
 	}
-	if !validGate(r.Gate) {
+	if !mdstore.ValidGate(r.Gate) {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown gate %q", r.Gate), "use one of advisory, validating, blocking, escalating")
 	}
 	for _, t := range r.Tags {
@@ -193,7 +194,7 @@ func (r *RaiseRequest) prepareOptions() error {
 	var given []string
 	hatch := escapeHatch
 	for i, o := range r.Options {
-		o, err := cleanText("--option", o)
+		o, err := config.CleanText("--option", o)
 		if err != nil {
 			return err
 		}

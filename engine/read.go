@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +61,7 @@ func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 	default:
 		return mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
 	}
-	if fl.Gate != "" && !validGate(fl.Gate) {
+	if fl.Gate != "" && !mdstore.ValidGate(fl.Gate) {
 		return mdstore.Errorf(ErrBadArgs, "unknown --gate %q", fl.Gate).Hint("use one of advisory, validating, blocking, escalating")
 	}
 	f, err := e.read()
@@ -287,82 +286,6 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		}
 	}
 	return r, nil
-}
-
-// StopRequest is a cold-resumable stop.
-type StopRequest struct {
-	Status, Reason, Resume string
-}
-
-// StopResult is the cursor a stop left: the status written and the next
-// action.
-type StopResult struct {
-	Status, NextAction string
-}
-
-// Stop records a stop: status, its exact reason, one resume action, a Log
-// line. A stop with status running lifts the stop instead of recording one:
-// stop_reason goes.
-func (e *Engine) Stop(ctx context.Context, r StopRequest) (StopResult, error) {
-	if err := r.check(); err != nil {
-		return StopResult{}, err
-	}
-	return transact(ctx, e, func(f *files) (StopResult, error) {
-		return e.stop(f, r), nil
-	})
-}
-
-// check refuses a stop that state.md cannot hold.
-func (r StopRequest) check() error {
-	switch r.Status {
-	case CursorBlocked, CursorAwaiting, CursorRunning:
-	default:
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "unknown --status %q", r.Status), "use one of blocked, awaiting_human, running")
-	}
-	for _, p := range []struct{ name, v string }{{"--reason", r.Reason}, {"--resume", r.Resume}} {
-		if blank(p.v) {
-			return mdstore.Errorf(ErrBadArgs, "%s is empty", p.name)
-		}
-		if strings.ContainsAny(p.v, "\r\n") {
-			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s has a line break", p.name), "state.md keeps one line per key; put longer text in a question or the decision log")
-		}
-		if _, err := cleanText(p.name, p.v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// liftStop removes the stop from the cursor: its reason and its identity.
-func liftStop(s *mdstore.State) {
-	s.Delete("stop_reason")
-	s.Delete("stopped_at")
-}
-
-// stop writes a checked stop into state.md: its reason, and stopped_at,
-// when it was made, by which a merge tells this stop from an earlier one
-// with the same reason (docs/formats.md). A stop with status running
-// lifts the stop as Resume does: back to the pause when a question the
-// cursor awaits is still open, else running on the given resume action.
-func (e *Engine) stop(f *files, r StopRequest) StopResult {
-	status := r.Status
-	next := r.Resume
-	if status == CursorRunning {
-		liftStop(f.state)
-		if aw, resolve := e.stillAwaited(f); aw != "" {
-			status, next = CursorAwaiting, resolve
-		} else if len(rescopePending(f.state)) > 0 {
-			next = e.rescopeAction(f.state, "") // a rejection outlives the stop
-		}
-	} else {
-		e.holdRescope(f.state)
-		f.state.Set("stop_reason", r.Reason)
-		f.state.Set("stopped_at", e.timestamp())
-	}
-	f.state.Set("status", status)
-	f.state.Set("next_action", next)
-	f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
-	return StopResult{Status: status, NextAction: next}
 }
 
 // logLine is "<timestamp> <phase>: <text>".

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 )
@@ -28,7 +29,7 @@ const ResolverResume = "/rite-doctor"
 func (f *Failure) prepare() error {
 	f.StderrLine = strings.TrimSuffix(strings.TrimSuffix(f.StderrLine, "\n"), "\r")
 	for _, t := range []struct{ name, v string }{{"--command", f.Command}, {"--stderr-line", f.StderrLine}} {
-		if _, err := cleanText(t.name, t.v); err != nil {
+		if _, err := config.CleanText(t.name, t.v); err != nil {
 			return err
 		}
 		if strings.ContainsAny(t.v, "\r\n") {
@@ -120,7 +121,7 @@ func (e *Engine) RecoveryRecord(ctx context.Context, fp string, progress bool, n
 	if err := checkFingerprint(fp); err != nil {
 		return nil, err
 	}
-	note, err := cleanText("--note", note)
+	note, err := config.CleanText("--note", note)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -65,7 +66,7 @@ func (e *Engine) rescopeAction(s *mdstore.State, id string) string {
 	s.Delete("rescope_pending")
 	phase, _ := s.Get("phase")
 	slice, _ := s.Get("active_slice")
-	return expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice)
+	return config.Expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice)
 }
 
 // rescopeIDs reads a next_action made from the re-scope template: the qids
@@ -118,7 +119,7 @@ func (e *Engine) actedOn(s *mdstore.State, id string) bool {
 		phase, _ := s.Get("phase")
 		slice, _ := s.Get("active_slice")
 		if len(ids) > 0 {
-			s.Set("next_action", expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice))
+			s.Set("next_action", config.Expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice))
 		} else {
 			s.Set("next_action", e.continueAction(s, id))
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -470,7 +471,7 @@ func (e *Engine) continueAction(s *mdstore.State, id string) string {
 	}
 	phase, _ := s.Get("phase")
 	slice, _ := s.Get("active_slice")
-	return expand(e.Templates.Continue, id, phase, slice)
+	return config.Expand(e.Templates.Continue, id, phase, slice)
 }
 
 func valueOf(s *mdstore.State, key string) string {

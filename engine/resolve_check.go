@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -33,7 +34,7 @@ func cleanItems(b *Batch) ([]Resolution, lineErrors, error) {
 	seen := map[string]int{}
 	for _, it := range b.Items {
 		what := textOf[it.Kind]
-		text, err := cleanText(what, it.Text)
+		text, err := config.CleanText(what, it.Text)
 		if err == nil && blank(text) {
 			err = mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "empty %s", what),
 				"an empty answer is never approval; give the answer, or --drop/--reject with a reason")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -26,7 +27,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	if err != nil {
 		return resolution{}, fmt.Errorf("%s: %w", where, err)
 	}
-	by, err = cleanText("the responder's name", by)
+	by, err = config.CleanText("the responder's name", by)
 	if err != nil {
 		return resolution{}, err
 	}

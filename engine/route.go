@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
 )
@@ -135,7 +136,7 @@ func isRouteWord(s string) bool {
 func (r *RaiseRequest) prepareRoute() error {
 	var route Names
 	for _, given := range r.Route {
-		entry, err := cleanText("--route", given)
+		entry, err := config.CleanText("--route", given)
 		if err != nil {
 			return err
 		}
@@ -143,7 +144,7 @@ func (r *RaiseRequest) prepareRoute() error {
 			if strings.Contains(name, "\n") {
 				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", brief(name)).Hint("a route names people or roles, one line each")
 			}
-			if err := CheckName("--route", name); err != nil {
+			if err := config.CheckName("--route", name); err != nil {
 				return err
 			}
 			if isRouteWord(name) {
@@ -156,7 +157,7 @@ func (r *RaiseRequest) prepareRoute() error {
 		}
 	}
 	r.Route = route
-	st, err := cleanText("--strategy", r.Strategy)
+	st, err := config.CleanText("--strategy", r.Strategy)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -11,7 +12,7 @@ import (
 // record list of responses (errors: the engine would decide the question
 // wrongly, so it writes nothing while they stand); and a strategy without
 // a route, which routes nothing (a warning). seen holds each field's line.
-func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
+func (d *checkup) checkRouting(b *mdstore.Block, seen doctor.Fields) {
 	const file = mdstore.QuestionsFile
 	v, found := b.Peek("strategy", "route", "responses")
 	if !found[0] {
@@ -19,7 +20,7 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
 	}
 	strat, route := v[0], splitNames(v[1])
 	if len(route) == 0 {
-		d.add(Finding{Severity: SevWarning, Kind: "parse", File: file, Line: seen.line("strategy"),
+		d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "parse", File: file, Line: seen.Line("strategy"),
 			Problem: fmt.Sprintf("%s: strategy %q without a route: anyone may answer it", b.QID, strat),
 			Mend:    "add \"route: <names>\", or delete the strategy"})
 		return
@@ -27,17 +28,17 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
 	s, err := parseStrategy(strat)
 	switch {
 	case err != nil:
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("strategy"),
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("strategy"),
 			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
 			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
 	case !s.fits(len(route)):
-		d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("strategy"),
+		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("strategy"),
 			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
 			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})
 	}
 	if found[2] {
 		if _, err := parseResponses(v[2]); err != nil {
-			d.add(Finding{Severity: SevError, Kind: "parse", File: file, Line: seen.line("responses"),
+			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("responses"),
 				Problem: fmt.Sprintf("%s: field \"responses\": %v", b.QID, err),
 				Mend:    "write each response as \"- by: <name>\" with at, status (answered, rejected or dropped), choice and answer indented under it"})
 		}
@@ -46,11 +47,11 @@ func (d *doctor) checkRouting(b *mdstore.Block, seen keyLines) {
 
 // routingErrors is the write guard's check of routing fields (checkRouting's
 // errors): only the blocks its scan found with a strategy field are read.
-func (d *doctor) routingErrors(w *wsFiles) {
+func (d *checkup) routingErrors(w *wsFiles) {
 	if !w.hasQ {
 		return
 	}
 	for _, b := range d.scan.routed {
-		d.checkRouting(b, d.fieldLines(b, nil))
+		d.checkRouting(b, d.Fields(b, nil))
 	}
 }

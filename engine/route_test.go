@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -151,7 +152,7 @@ func FuzzResponses(f *testing.F) {
 	f.Add("x", "|2-", "y", "\n\n", uint8(0))
 	f.Fuzz(func(t *testing.T, by1, text1, by2, text2 string, choice uint8) {
 		clean := func(s string) string {
-			s, _ = cleanText("", strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "?"))
+			s, _ = config.CleanText("", strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "?"))
 			return s
 		}
 		by1, by2 = strings.TrimSpace(oneLine(clean(by1))), strings.TrimSpace(oneLine(clean(by2)))

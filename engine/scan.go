@@ -2,8 +2,8 @@ package engine
 
 import (
 	"slices"
-	"strings"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -25,7 +25,7 @@ func scanBlocks(qs *mdstore.Questions) *scan {
 	sc := &scan{}
 	for _, b := range qs.Blocks() {
 		v, ok := b.Peek("status", "gate", "sla", "strategy", "renumberedfrom")
-		if qid.Check(b.QID) != nil || !fieldsRead(b, v, ok) {
+		if qid.Check(b.QID) != nil || !doctor.FieldsRead(b, v, ok) {
 			sc.unclean = append(sc.unclean, b)
 		}
 		if v[0] == StatusOpen {
@@ -42,20 +42,6 @@ func scanBlocks(qs *mdstore.Questions) *scan {
 		}
 	}
 	return sc
-}
-
-// fieldsRead reports whether a block's status, gate and SLA (v and ok, as
-// Peek gave them in that order) read as a write needs them: a status, and
-// a gate and an SLA that read when present.
-func fieldsRead(b *mdstore.Block, v [mdstore.PeekMax]string, ok [mdstore.PeekMax]bool) bool {
-	status, gate, sla := v[0], v[1], v[2]
-	hasGate := ok[1]
-	if strings.TrimSpace(gate) == "" && headingGate(b) != "" {
-		gate, hasGate = headingGate(b), true // "## Q-002 validating", as checkBlock reads it
-	}
-	return ok[0] && slices.Contains(questionStatuses, status) &&
-		(!hasGate || b.Row() && gate == "" || validGate(gate)) &&
-		(!ok[2] || slaError(sla) == nil)
 }
 
 // openUnheld reports whether an open question is neither the one held

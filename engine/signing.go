@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/sign"
@@ -113,7 +114,7 @@ const signersEffect = "its signers are not used to verify decisions"
 // projectSigners reads .devrites/allowed_signers: its content when it
 // counts here, else why not (untrusted, or a warning: not a regular file,
 // unreadable). Without the file, all are empty.
-func (e *Engine) projectSigners() (data []byte, path string, untrusted *UntrustedFile, warning string) {
+func (e *Engine) projectSigners() (data []byte, path string, untrusted *config.UntrustedFile, warning string) {
 	if e.WS.Devrites == "" {
 		return nil, "", nil, ""
 	}
@@ -130,15 +131,15 @@ func (e *Engine) projectSigners() (data []byte, path string, untrusted *Untruste
 	if err != nil {
 		return nil, path, nil, fmt.Sprintf("%s: %v: its signers are not used", path, err)
 	}
-	if why := untrustedWhy(path, data); why != "" {
-		return nil, path, &UntrustedFile{path, why, signersEffect, trust.Command(path)}, ""
+	if why := config.UntrustedWhy(path, data); why != "" {
+		return nil, path, &config.UntrustedFile{Path: path, Why: why, Effect: signersEffect, Command: trust.Command(path)}, ""
 	}
 	return data, path, nil, ""
 }
 
 // RequiresSignature is the require-signature rule that selects q, or nil.
-func (e *Engine) RequiresSignature(q Question) *Rule {
-	return e.Rules.matchQuestion(RequireSignature, e.WS.Slug, q)
+func (e *Engine) RequiresSignature(q Question) *config.Rule {
+	return e.Rules.MatchQuestion(config.RequireSignature, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags)
 }
 
 func verifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.Signed, error) {
@@ -214,7 +215,7 @@ func (h *holds) held(q *Question) bool {
 // unsigned lists the final questions of the workspace that a
 // require-signature rule selects and that no counted signature covers.
 func (e *Engine) unsigned(f *files) []Question {
-	if !e.Rules.requires() {
+	if !e.Rules.Requires() {
 		return nil
 	}
 	h := &holds{e: e}
@@ -225,19 +226,6 @@ func (e *Engine) unsigned(f *files) []Question {
 		}
 	}
 	return out
-}
-
-// requires reports whether any rule requires a signature.
-func (r *Rules) requires() bool {
-	if r == nil || r.Broken {
-		return false
-	}
-	for _, x := range r.List {
-		if x.Action == RequireSignature {
-			return true
-		}
-	}
-	return false
 }
 
 // signAnswer signs the resolution answer is about to write (kvs on q's

@@ -73,35 +73,3 @@ func TestAllowedSignersTrust(t *testing.T) {
 		t.Fatalf("changed since trusted: got %d signers, want none", len(a.Signers))
 	}
 }
-
-// A require-signature rule selects by gate, tag or breakpoint; the
-// policy's actions never by gate, which they would silently ignore.
-func TestRequireSignatureRules(t *testing.T) {
-	r := Rules{Path: "rules.yaml", data: []byte("- id: g\n  gate: escalating\n  action: require-signature\n" +
-		"- id: t\n  tag: billing\n  action: require-signature\n")}
-	r.parse()
-	if r.Broken || len(r.List) != 2 {
-		t.Fatalf("got %+v, want two rules", r)
-	}
-	for _, tc := range []struct {
-		q    Question
-		want string
-	}{
-		{Question{Gate: "escalating"}, "g"},
-		{Question{Gate: "blocking", Tags: []string{"Billing"}}, "t"},
-		{Question{Gate: "blocking", Breakpoint: "pay.x"}, ""},
-	} {
-		got := ""
-		if m := r.matchQuestion(RequireSignature, "pay", tc.q); m != nil {
-			got = m.ID
-		}
-		if got != tc.want {
-			t.Errorf("%+v: got rule %q, want %q", tc.q, got, tc.want)
-		}
-	}
-	bad := Rules{Path: "rules.yaml", data: []byte("- id: n\n  gate: advisory\n  action: always-approve\n")}
-	bad.parse()
-	if !bad.Broken || !strings.Contains(bad.Problems[0].Text, "always-approve rules select by breakpoint or tag, not gate") {
-		t.Fatalf("got %+v, want the gate refused for always-approve", bad.Problems)
-	}
-}

@@ -5,18 +5,18 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/config"
 )
 
 // Channels makes the channels of the notify configuration's channels:
 // entries, with their secrets from the environment (getenv). An entry
 // whose secret is not set is left out, with a warning naming the
 // variable.
-func Channels(cfgs []engine.Channel, getenv func(string) string) ([]Channel, []string) {
+func Channels(cfgs []config.Channel, getenv func(string) string) ([]Channel, []string) {
 	var out []Channel
 	var warn []string
 	client := &http.Client{Timeout: 30 * time.Second}
-	secret := func(c engine.Channel, env string) (string, bool) {
+	secret := func(c config.Channel, env string) (string, bool) {
 		if env == "" {
 			return "", true
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 )
 
@@ -129,7 +130,7 @@ func cmdAFKStatus(c *cli.Context) error {
 		fmt.Fprintf(&b, "max_slices: %d\n", s.MaxSlices)
 	}
 	for _, u := range s.UntrustedFiles {
-		fmt.Fprintf(&b, "untrusted: %s (%s): %s; %s\n", u.Path, u.Why, u.Effect, engine.TrustHint)
+		fmt.Fprintf(&b, "untrusted: %s (%s): %s; %s\n", u.Path, u.Why, u.Effect, config.TrustHint)
 	}
 	e.print(s, b.String())
 	return nil

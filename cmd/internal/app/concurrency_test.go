@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/cmd/internal/scripttest"
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -90,7 +91,7 @@ func runAll(dir string, jobs [][]string) []result {
 func assertDoctorClean(t *testing.T, dir string) {
 	t.Helper()
 	r := runEngine(dir, "doctor", "--json")
-	var rep engine.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("doctor --json: exit %d, %v: %s%s", r.code, err, r.stdout, r.stderr)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -42,7 +43,7 @@ func cmdDoctor(c *cli.Context) error {
 	if rep == nil {
 		return err
 	}
-	rep.Add(engine.GitFindings(e.ctx, ws)...)
+	rep.Add(doctor.GitFindings(e.ctx, ws)...)
 	switch {
 	case e.json:
 		printDoctorJSON(e.stdout, rep)
@@ -71,7 +72,7 @@ func cmdDoctor(c *cli.Context) error {
 //	error: state.md:7: status "paused" is not running, awaiting_human or blocked
 //	  mend: set it to running, awaiting_human or blocked
 //	doctor: 1 error, 0 warnings, 1 repair
-func printDoctor(w io.Writer, r *engine.DoctorReport) {
+func printDoctor(w io.Writer, r *doctor.Report) {
 	b := bufio.NewWriter(w)
 	defer b.Flush()
 	for _, rp := range r.Repairs {
@@ -91,7 +92,7 @@ func printDoctor(w io.Writer, r *engine.DoctorReport) {
 // printDoctorJSON writes the report as print does (one JSON object, two
 // spaces of indent), each finding as it goes: thousands of findings are
 // not built into one buffer and an indented copy of it first.
-func printDoctorJSON(w io.Writer, r *engine.DoctorReport) {
+func printDoctorJSON(w io.Writer, r *doctor.Report) {
 	out := bufio.NewWriterSize(w, 64<<10)
 	defer out.Flush()
 	var item bytes.Buffer

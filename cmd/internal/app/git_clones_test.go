@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -77,7 +78,7 @@ func (l *gitLab) qidOf(clone, question string) string {
 func (l *gitLab) doctorClean(clone string) {
 	l.t.Helper()
 	code, out, errs := l.exec(clone, engineName, "doctor", "--json")
-	var rep engine.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 		l.t.Errorf("%s: doctor: exit %d, %v, findings %+v, want exit 0 and none\n%s", clone, code, err, rep.Findings, errs)
 	}

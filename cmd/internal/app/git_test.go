@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -283,7 +283,7 @@ func checkMerged(t *testing.T, l *gitLab, clone, form string, answeredOurs bool)
 		t.Errorf("decisions.md lost the answer:\n%s", files[mdstore.DecisionsFile])
 	}
 	code, out, errs := l.exec(clone, engineName, "doctor", "--json")
-	var rep engine.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 		t.Errorf("doctor: exit %d, %v, findings %+v, want exit 0 and none\n%s", code, err, rep.Findings, errs)
 	}
@@ -356,7 +356,7 @@ func TestGitRebaseReplaysEachCommit(t *testing.T) {
 				t.Errorf("state.md: status %q, awaiting %q, want running and nothing", v, st.AwaitingQID())
 			}
 			code, out, errs := l.exec(c.clone, engineName, "doctor", "--json")
-			var rep engine.DoctorReport
+			var rep doctor.Report
 			if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 				t.Errorf("doctor: exit %d, %v, findings %+v, want exit 0 and none\n%s", code, err, rep.Findings, errs)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -369,7 +370,7 @@ func (w *walk) check(clone string) {
 		l.t.Errorf("%s: %d questions open, and state check exits %d\n%s", w.step, open, code, out)
 	}
 	code, out, errs := w.exec(clone, "doctor", "--json")
-	var rep engine.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Findings) != 0 {
 		l.t.Errorf("%s: doctor: exit %d, %v, findings %+v\n%s", w.step, code, err, rep.Findings, errs)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/devrites/devrites-engine/caplink"
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/relay"
@@ -35,7 +36,7 @@ func cmdRelay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hook := engine.LoadHook(devrites, engine.LoadAFK(devrites))
+	hook := config.LoadHook(devrites, config.LoadAFK(devrites))
 	e.warn(hook.Warnings)
 	path := filepath.Join(devrites, "notify.yaml")
 	switch {
@@ -48,7 +49,7 @@ func cmdRelay(c *cli.Context) error {
 		// It sends the workspaces' questions to a server: only once a
 		// person on this machine has trusted what it says.
 		return mdstore.Errorf(engine.ErrUntrusted, "%s is %s on this machine, so nothing is sent to its channels", hook.Path, hook.Untrusted).
-			Hint(engine.TrustHint)
+			Hint(config.TrustHint)
 	}
 	chans, warnings := relay.Channels(hook.Channels, os.Getenv)
 	e.warn(warnings)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -42,7 +43,7 @@ func rulesCommands() []*cli.Command {
 // devrites finds the .devrites directory the rules live in (devritesOf).
 // No active feature is needed.
 func (e *env) devrites() (string, error) {
-	return devritesOf(e.locator(), "approval rules live in .devrites/"+engine.RulesFile+": pass --root with the project directory")
+	return devritesOf(e.locator(), "approval rules live in .devrites/"+config.RulesFile+": pass --root with the project directory")
 }
 
 // devritesOf finds the .devrites directory of loc: the one of its
@@ -63,7 +64,7 @@ func devritesOf(loc mdstore.Locator, hint string) (string, error) {
 	return ws.Devrites, nil
 }
 
-func ruleText(r engine.Rule) string {
+func ruleText(r config.Rule) string {
 	s := fmt.Sprintf("%s  %-14s  %s  (%s)", r.ID, r.Action, r.Selector(), r.ScopeText())
 	if r.CreatedBy != "" || r.CreatedAt != "" {
 		s += "  (" + strings.TrimSpace(r.CreatedBy+" "+r.CreatedAt) + ")"
@@ -88,7 +89,7 @@ func cmdRulesList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rules, err := engine.ListRules(devrites)
+	rules, err := config.ListRules(devrites)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func cmdRulesList(c *cli.Context) error {
 	}
 	var b strings.Builder
 	if len(rules.List) == 0 {
-		fmt.Fprintf(&b, "no approval rules (%s)\n", filepath.Join(devrites, engine.RulesFile))
+		fmt.Fprintf(&b, "no approval rules (%s)\n", filepath.Join(devrites, config.RulesFile))
 	}
 	for _, r := range rules.List {
 		b.WriteString(ruleText(r))
@@ -117,7 +118,7 @@ func cmdRulesAdd(c *cli.Context) error {
 		by = os.Getenv("DEVRITES_ACTOR")
 	}
 	slug := c.String("slug")
-	if c.String("action") == engine.AlwaysApprove {
+	if c.String("action") == config.AlwaysApprove {
 		if err := needPerson(e, "an always-approve rule"); err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func cmdRulesAdd(c *cli.Context) error {
 			slug = ws.Slug // the feature at hand, as state resolve --always records it
 		}
 	}
-	res, err := engine.AddRule(e.ctx, devrites, c.Duration("lock-timeout"), e.now(), engine.RuleRequest{
+	res, err := engine.AddRule(e.ctx, devrites, c.Duration("lock-timeout"), e.now(), config.RuleRequest{
 		Breakpoint: c.String("breakpoint"), Tag: c.String("tag"), Gate: c.String("gate"), Action: c.String("action"),
 		Slug: slug, Scope: c.String("scope"), Note: c.String("note"), By: by})
 	if errors.Is(err, engine.ErrConflict) {
@@ -153,16 +154,16 @@ func cmdRulesRemove(c *cli.Context) error {
 	}
 	// Removing a rule that stops approval widens what passes without a
 	// person: a person's act, as adding an always-approve rule is.
-	if rules, err := engine.ListRules(devrites); err == nil {
+	if rules, err := config.ListRules(devrites); err == nil {
 		for _, r := range rules.List {
-			if r.ID == c.Args().First() && r.Action != engine.AlwaysApprove {
+			if r.ID == c.Args().First() && r.Action != config.AlwaysApprove {
 				if err := needPerson(e, "removing a "+r.Action+" rule"); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	r, err := engine.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First())
+	r, err := config.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First())
 	if errors.Is(err, engine.ErrUnknownRule) {
 		return mdstore.WithHint(err, "list the rules: devrites-engine rules list")
 	}

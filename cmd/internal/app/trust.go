@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/trust"
@@ -33,7 +34,7 @@ func trustCommands() []*cli.Command {
 }
 
 // trustedFiles are the files of .devrites that trust covers.
-var trustedFiles = []string{"AFK", "notify.yaml", engine.RulesFile, engine.AllowedSignersFile}
+var trustedFiles = []string{"AFK", "notify.yaml", config.RulesFile, engine.AllowedSignersFile}
 
 func cmdTrust(c *cli.Context) error {
 	e, err := envOf(c)
@@ -66,7 +67,7 @@ func cmdTrust(c *cli.Context) error {
 	// What a trusted command runs is trusted with it (docs/trust.md):
 	// the project files the notify command names follow their file.
 	for _, f := range files {
-		for _, cf := range engine.CommandFiles(f) {
+		for _, cf := range config.CommandFiles(f) {
 			if !slices.Contains(files, cf) {
 				files = append(files, cf)
 			}
@@ -193,7 +194,7 @@ func offerTrustAll(e *env, ws *mdstore.Workspace) error {
 // offerTrust asks a person at a terminal whether to trust a config file
 // that is not trusted here, showing it first; elsewhere it says how, in a
 // warning. It reports whether the file is trusted now.
-func offerTrust(e *env, u engine.UntrustedFile) (bool, error) {
+func offerTrust(e *env, u config.UntrustedFile) (bool, error) {
 	path, why, command := u.Path, u.Why, u.Command
 	if !e.terminal() || !e.person() || e.json {
 		e.warn([]string{u.Warning()})
@@ -206,7 +207,7 @@ func offerTrust(e *env, u engine.UntrustedFile) (bool, error) {
 	fmt.Fprintf(e.stdout, "%s is %s on this machine. It reads:\n\n%s\n", path, why, indent(string(b)))
 	// The files its command runs are shown, and trusted, with it.
 	runs := map[string][]byte{}
-	for _, cf := range engine.CommandFiles(path) {
+	for _, cf := range config.CommandFiles(path) {
 		cb, err := os.ReadFile(cf)
 		if err != nil {
 			return false, err

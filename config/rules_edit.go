@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"bytes"
@@ -146,14 +146,14 @@ type RuleChange struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// check refuses a rule that is not one line of text with one selector and
+// Check refuses a rule that is not one line of text with one selector and
 // a known action, and an always-approve rule that could never apply.
-func (q *RuleRequest) check() error {
+func (q *RuleRequest) Check(pauses func(tag string) bool) error {
 	for _, t := range []struct {
 		name string
 		v    *string
 	}{{"--breakpoint", &q.Breakpoint}, {"--tag", &q.Tag}, {"--note", &q.Note}, {"--by", &q.By}, {"--action", &q.Action}, {"--gate", &q.Gate}, {"--slug", &q.Slug}, {"--scope", &q.Scope}} {
-		v, err := cleanText(t.name, *t.v)
+		v, err := CleanText(t.name, *t.v)
 		if err != nil {
 			return err
 		}
@@ -177,8 +177,8 @@ func (q *RuleRequest) check() error {
 	}
 
 	// The policy's own hard stops say which tags always pause (rules 3, 4).
-	if q.Action == AlwaysApprove && q.Tag != "" && hardStop(AFK{}, Gatekeeping{Tags: []string{q.Tag}}) != nil {
-		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", normTag(q.Tag))
+	if q.Action == AlwaysApprove && q.Tag != "" && pauses != nil && pauses(q.Tag) {
+		return mdstore.Errorf(ErrBadArgs, "an always-approve rule for tag %q would never apply: questions with it always pause", NormTag(q.Tag))
 	}
 	if err := q.checkScope(); err != nil { // rules_scope.go
 		return err
@@ -189,10 +189,10 @@ func (q *RuleRequest) check() error {
 	return nil
 }
 
-// add adds the rule a request asks for, or finds the same one already
+// Add adds the rule a request asks for, or finds the same one already
 // there. A rule with the other action for the same breakpoint or tag is a
 // conflict: a person removes it first.
-func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
+func (r *Rules) Add(q RuleRequest, now string) (*RuleChange, error) {
 	rule := Rule{Breakpoint: q.Breakpoint, Tag: q.Tag, Gate: q.Gate, Action: q.Action, Slug: q.Slug, Scope: q.Scope, CreatedBy: q.By, CreatedAt: now, Note: q.Note}
 	for _, old := range r.List {
 		if !old.sameSelector(rule) || !old.overlaps(rule) {
@@ -218,7 +218,7 @@ func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
 	return &RuleChange{Rule: rule, Added: true}, nil
 }
 
-// withRules runs fn on rules.yaml under the rules lock and writes what it
+// EditRules runs fn on rules.yaml under the rules lock and writes what it
 // changed atomically. A broken file is refused: an edit could only make it
 // worse, and a person reads it first. check, when given, runs first on the
 // file read without the lock and must not change anything: what it refuses
@@ -229,7 +229,7 @@ func (r *Rules) add(q RuleRequest, now string) (*RuleChange, error) {
 // What it writes is trusted on this machine, as a person asked for it,
 // unless the file held always-approve rules not trusted here: then the
 // warning it returns says the file stays untrusted (trustWritten).
-func withRules(ctx context.Context, devrites string, timeout time.Duration, check, fn func(*Rules) error) (string, error) {
+func EditRules(ctx context.Context, devrites string, timeout time.Duration, check, fn func(*Rules) error) (string, error) {
 	r, err := ListRules(devrites)
 	if err != nil {
 		return "", err
@@ -277,17 +277,19 @@ func ListRules(devrites string) (*Rules, error) {
 }
 
 // AddRule adds an approval rule to .devrites/rules.yaml (see RuleRequest).
-func AddRule(ctx context.Context, devrites string, timeout time.Duration, now time.Time, q RuleRequest) (*RuleChange, error) {
-	if err := q.check(); err != nil {
+// pauses reports whether the policy always pauses a question with a tag:
+// an always-approve rule for such a tag is refused, as it would never apply.
+func AddRule(ctx context.Context, devrites string, timeout time.Duration, now time.Time, q RuleRequest, pauses func(tag string) bool) (*RuleChange, error) {
+	if err := q.Check(pauses); err != nil {
 		return nil, err
 	}
 	var res *RuleChange
 	add := func(r *Rules) error {
 		var err error
-		res, err = r.add(q, qid.Timestamp(now))
+		res, err = r.Add(q, qid.Timestamp(now))
 		return err
 	}
-	warning, err := withRules(ctx, devrites, timeout, func(r *Rules) error {
+	warning, err := EditRules(ctx, devrites, timeout, func(r *Rules) error {
 		dry := *r // add replaces what it changes: r stays as read
 		return add(&dry)
 	}, add)
@@ -307,7 +309,7 @@ func RemoveRule(ctx context.Context, devrites string, timeout time.Duration, id 
 		}
 		return i, nil
 	}
-	_, err := withRules(ctx, devrites, timeout, func(r *Rules) error {
+	_, err := EditRules(ctx, devrites, timeout, func(r *Rules) error {
 		_, err := find(r)
 		return err
 	}, func(r *Rules) error {

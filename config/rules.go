@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -50,10 +50,10 @@ const (
 	AlwaysApprove = "always-approve"
 	NeverAuto     = "never-auto"
 	// RequireSignature holds the agent until the resolution carries a
-	// valid signature of an allowed signer (signing.go, docs/signing.md).
+	// valid signature of an allowed signer (engine/signing.go, docs/signing.md).
 	RequireSignature = "require-signature"
 	// PersonOnly: the questions it selects are answered only through a
-	// person's channel (person.go); it only narrows what passes.
+	// person's channel (engine/person.go); it only narrows what passes.
 	PersonOnly = "person-only"
 )
 
@@ -93,7 +93,7 @@ func (r Rule) Selector() string {
 }
 
 func (r Rule) sameSelector(o Rule) bool {
-	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && normTag(r.Tag) == normTag(o.Tag) ||
+	return r.Breakpoint != "" && r.Breakpoint == o.Breakpoint || r.Tag != "" && NormTag(r.Tag) == NormTag(o.Tag) ||
 		r.Gate != "" && r.Gate == o.Gate
 }
 
@@ -116,8 +116,10 @@ type Rules struct {
 	// Problems make the file fail; Ignored are warned about.
 	Problems []RuleProblem `json:"-"`
 	Ignored  []RuleProblem `json:"-"`
-	data     []byte
-	slug     string // the workspace the rules are applied in (rules_scope.go)
+	// Workspace is the slug of the workspace the rules are applied in
+	// (rules_scope.go), "" for none.
+	Workspace string `json:"-"`
+	data      []byte
 }
 
 func (r *Rules) where(p RuleProblem) string {
@@ -143,7 +145,7 @@ func (r *Rules) Warnings() []string {
 // err is the error of a broken file: its first problem.
 func (r *Rules) err() error {
 	p := r.Problems[0]
-	return mdstore.Errorf(ErrMalformed, "%s: %s", r.where(p), p.Text).Fix(mdstore.RunDoctor, "").
+	return mdstore.Errorf(mdstore.ErrMalformed, "%s: %s", r.where(p), p.Text).Fix(mdstore.RunDoctor, "").
 		Hint("until it is fixed no approval rule applies and nothing is auto-picked")
 }
 
@@ -323,21 +325,21 @@ func orUnnamed(id string) string {
 	return "rule " + id
 }
 
-// match returns the first rule with action that covers the breakpoint or
+// Match returns the first rule with action that covers the breakpoint or
 // one of the tags, or nil. A broken file matches nothing.
-func (r *Rules) match(action, bp string, tags []string) *Rule {
+func (r *Rules) Match(action, bp string, tags []string) *Rule {
 	if r == nil || r.Broken {
 		return nil
 	}
 	for i, rule := range r.List {
-		if rule.Action != action || rule.Gate != "" || !rule.appliesIn(r.slug) {
+		if rule.Action != action || rule.Gate != "" || !rule.appliesIn(r.Workspace) {
 			continue
 		}
 		if rule.Breakpoint != "" && rule.Breakpoint == bp {
 			return &r.List[i]
 		}
 		for _, t := range tags {
-			if rule.Tag != "" && normTag(rule.Tag) == normTag(t) {
+			if rule.Tag != "" && NormTag(rule.Tag) == NormTag(t) {
 				return &r.List[i]
 			}
 		}
@@ -348,5 +350,5 @@ func (r *Rules) match(action, bp string, tags []string) *Rule {
 // rulesHeader starts a rules.yaml the engine creates.
 const rulesHeader = "# Approval rules: always-approve or never-auto, by breakpoint or tag (see devrites-engine rules).\n"
 
-// ErrUnknownRule is the kind of a rule id that is not in rules.yaml.
-var ErrUnknownRule = errors.New("unknown rule")
+// NormTag is a tag as rules and the AFK file compare it: trimmed, lower case.
+func NormTag(t string) string { return strings.ToLower(strings.TrimSpace(t)) }

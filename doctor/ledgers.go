@@ -1,4 +1,4 @@
-package engine
+package doctor
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/recovery"
 )
@@ -15,67 +16,66 @@ import (
 // Checks of the two ledgers beside the HITL files: the project's approval
 // rules (.devrites/rules.yaml) and the workspace's recovery.md.
 
-// checkRules reports each line that makes rules.yaml fail (no approval rule
+// Rules reports each line that makes rules.yaml fail (no approval rule
 // then applies and nothing is auto-picked) as an error, keys it ignores as
 // warnings, and temporary files an interrupted rules edit left.
-func (d *doctor) checkRules() {
-	ws := d.e.WS
+func (c *Checker) Rules(r *config.Rules) {
+	ws := c.WS
 	if ws.Devrites == "" {
 		return
 	}
-	r := d.e.Rules // read when the engine opened
-	file := d.devritesName(RulesFile)
+	file := c.DevritesFile(config.RulesFile)
 	for _, p := range r.Ignored {
-		d.add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
+		c.Add(Finding{Severity: SevWarning, Kind: "rules", File: file, Line: p.Line, Problem: p.Text + " (ignored)",
 			Mend: "delete the key, or correct its name (id, breakpoint, tag, action, created_by, created_at, note)"})
 	}
 	for _, p := range r.Problems {
-		d.add(Finding{Severity: SevError, Kind: "rules", File: file, Line: p.Line,
+		c.Add(Finding{Severity: SevError, Kind: "rules", File: file, Line: p.Line,
 			Problem: p.Text + "; no approval rule applies and nothing is auto-picked until it is fixed",
 			Mend:    "fix the rule (each is id, breakpoint or tag, action: always-approve or never-auto), or restore the file from version control"})
 	}
-	for _, n := range tempsOf(ws.Devrites, RulesFile) {
-		d.add(Finding{Severity: SevWarning, Kind: "temp-file", File: d.devritesName(n),
+	for _, n := range tempsOf(ws.Devrites, config.RulesFile) {
+		c.Add(Finding{Severity: SevWarning, Kind: "temp-file", File: c.DevritesFile(n),
 			Problem: "temporary file left by an interrupted rules edit",
 			Mend:    "when no rules command is running, remove it: rm " + filepath.Join(ws.Devrites, n)})
 	}
 }
 
-// checkRecovery reports recovery.md when it is not a regular file or has
+// Recovery reports recovery.md when it is not a regular file or has
 // rows that do not read (errors: recovery commands refuse to write it). The
-// temporary files an interrupted write of it left are checkTemps'.
-func (d *doctor) checkRecovery() {
+// temporary files an interrupted write of it left are Temps'.
+func (c *Checker) Recovery() {
 	const file = recovery.File
-	path := d.e.WS.Path(file)
+	path := c.WS.Path(file)
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+		c.Add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
 	case !fi.Mode().IsRegular():
-		d.add(Finding{Severity: SevError, Kind: "not-regular", File: file,
+		c.Add(Finding{Severity: SevError, Kind: "not-regular", File: file,
 			Problem: "not a regular file (" + mdstore.FileType(fi.Mode()) + "); the engine refuses to read or replace it",
 			Mend:    "replace it with a plain file holding the content, or delete it to start an empty ledger"})
 	default:
 		b, err := os.ReadFile(path)
 		if err != nil {
-			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
+			c.Add(Finding{Severity: SevError, Kind: "recovery", File: file, Problem: err.Error(), Mend: "check the file's permissions"})
 			break
 		}
 		_, probs := recovery.Parse(b)
 		for _, p := range probs {
-			d.add(Finding{Severity: SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
+			c.Add(Finding{Severity: SevError, Kind: "recovery", File: file, Line: p.Line, Problem: p.Text,
 				Mend: "mend the row by hand (| fingerprint | level | attempts | total | state | updated_at | note |), or delete it; until then recovery commands refuse to write"})
 		}
 	}
 }
 
-// checkTasks reports conflict markers a merge left in tasks.md, which the
+// Tasks reports conflict markers a merge left in tasks.md, which the
 // engine only reads: a slice's gate or SLA read from between them could be
 // either side's.
-func (d *doctor) checkTasks() {
-	if b, err := d.e.WS.ReadFile(mdstore.TasksFile); err == nil {
-		d.checkMarkers(mdstore.TasksFile, b)
+func (c *Checker) Tasks() {
+	if b, err := c.WS.ReadFile(mdstore.TasksFile); err == nil {
+		c.Markers(mdstore.TasksFile, b)
 	}
 }
 

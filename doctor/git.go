@@ -1,4 +1,4 @@
-package engine
+package doctor
 
 import (
 	"context"
@@ -109,22 +109,4 @@ func driverMissing(driver string) string {
 		return prog
 	}
 	return ""
-}
-
-// Add appends findings to the report and counts them.
-func (r *DoctorReport) Add(findings ...Finding) {
-	r.Findings = append(r.Findings, findings...)
-	r.count(findings)
-}
-
-// count adds findings to the report's counts.
-func (r *DoctorReport) count(findings []Finding) {
-	for _, f := range findings {
-		if f.Severity == SevError {
-			r.Errors++
-			r.OK = false
-		} else {
-			r.Warnings++
-		}
-	}
 }

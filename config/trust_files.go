@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -111,7 +111,7 @@ func (a *AFK) commandFilesWhy() string {
 		b, err := os.ReadFile(f)
 		why := "unreadable"
 		if err == nil {
-			why = untrustedWhy(f, b)
+			why = UntrustedWhy(f, b)
 		}
 		if why != "" {
 			rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(a.Path)), f)

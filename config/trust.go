@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ import (
 // verified on the bytes they were parsed from, so an edit between the check
 // and the use goes unseen by neither.
 
-// untrustedWhy says why content read from path does not take effect here,
+// UntrustedWhy says why content read from path does not take effect here,
 // or "" when a person trusted it on this machine.
-func untrustedWhy(path string, content []byte) string {
+func UntrustedWhy(path string, content []byte) string {
 	s, err := trust.Open()
 	if err != nil {
 		return "not trusted (" + err.Error() + ")"
@@ -37,7 +37,7 @@ func (a *AFK) verify() {
 	if a.Path == "" || a.Broken {
 		return
 	}
-	if a.Untrusted = untrustedWhy(a.Path, a.data); a.Untrusted == "" {
+	if a.Untrusted = UntrustedWhy(a.Path, a.data); a.Untrusted == "" {
 		a.Untrusted = a.commandFilesWhy() // trust_files.go
 	}
 	if a.Untrusted != "" {
@@ -74,7 +74,7 @@ func (r *Rules) verify() {
 	if r.Path == "" || r.Broken || !r.grants() {
 		return
 	}
-	r.Untrusted = untrustedWhy(r.Path, r.data)
+	r.Untrusted = UntrustedWhy(r.Path, r.data)
 	if r.Untrusted != "" {
 		r.TrustCommand = trust.Command(r.Path)
 	}
@@ -98,7 +98,7 @@ const rulesEffect = "its always-approve rules do not apply (never-auto rules do)
 // else it returns the warning that the file stays untrusted: the person's
 // edit does not vouch for the lines around it.
 func trustWritten(path string, before, after []byte, beforeGrants bool) string {
-	if beforeGrants && untrustedWhy(path, before) != "" {
+	if beforeGrants && UntrustedWhy(path, before) != "" {
 		return trustWarning(path, "not trusted", "it held lines that were not trusted here before this edit, so its always-approve rules do not apply")
 	}
 	s, err := trust.Open()
@@ -133,20 +133,14 @@ type UntrustedFile struct {
 // command that trusts it.
 func (u UntrustedFile) Warning() string { return trustWarning(u.Path, u.Why, u.Effect) }
 
-// Untrusted lists the workspace's config files not trusted here: the AFK
-// file, notify.yaml, rules.yaml, allowed_signers.
-func (e *Engine) Untrusted() []UntrustedFile {
-	var out []UntrustedFile
-	for _, a := range []AFK{e.AFK, e.Hook} {
-		if a.Untrusted != "" && !slices.ContainsFunc(out, func(u UntrustedFile) bool { return u.Path == a.Path }) {
-			out = append(out, UntrustedFile{a.Path, a.Untrusted, afkEffect(a.Path), a.TrustCommand})
-		}
-	}
-	if r := e.Rules; r.Untrusted != "" {
-		out = append(out, UntrustedFile{r.Path, r.Untrusted, rulesEffect, r.TrustCommand})
-	}
-	if _, _, u, _ := e.projectSigners(); u != nil {
-		out = append(out, *u)
-	}
-	return out
+// UntrustedFile is the file as an untrusted file (meaningful when
+// Untrusted is set).
+func (a AFK) UntrustedFile() UntrustedFile {
+	return UntrustedFile{a.Path, a.Untrusted, afkEffect(a.Path), a.TrustCommand}
+}
+
+// UntrustedFile is rules.yaml as an untrusted file (meaningful when
+// Untrusted is set).
+func (r *Rules) UntrustedFile() UntrustedFile {
+	return UntrustedFile{r.Path, r.Untrusted, rulesEffect, r.TrustCommand}
 }

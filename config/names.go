@@ -1,8 +1,9 @@
-package engine
+package config
 
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -37,3 +38,35 @@ func CheckName(what, name string) error {
 }
 
 const nameHint = "a name holds letters, digits, spaces and . _ @ + - : (not first)"
+
+// oneLine folds s onto one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// CleanText normalises text a caller supplies: line breaks become "\n";
+// NUL bytes and invalid UTF-8 are refused. what names the text in errors.
+func CleanText(what, s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", mdstore.Errorf(ErrBadArgs, "%s is not valid UTF-8", what)
+	}
+	for _, r := range s {
+		if r == 0 {
+			return "", mdstore.Errorf(ErrBadArgs, "%s contains a NUL byte", what)
+		}
+	}
+	return normalizeNewlines(s), nil
+}
+
+func normalizeNewlines(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\r' {
+			if i+1 < len(s) && s[i+1] == '\n' {
+				continue
+			}
+			out = append(out, '\n')
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"fmt"
@@ -24,8 +24,8 @@ func (r Rule) scopeProblems() []RuleProblem {
 	if r.Slug != "" && mdstore.CheckSlug(r.Slug) != nil {
 		probs = append(probs, RuleProblem{r.Line, fmt.Sprintf("%s: slug %q is not a workspace name", orUnnamed(r.ID), r.Slug)})
 	}
-	if r.Gate != "" && !slices.Contains(gates, r.Gate) {
-		probs = append(probs, RuleProblem{r.Line, fmt.Sprintf("%s: gate %q is not one of %s", orUnnamed(r.ID), r.Gate, strings.Join(gates, ", "))})
+	if r.Gate != "" && !slices.Contains(mdstore.Gates, r.Gate) {
+		probs = append(probs, RuleProblem{r.Line, fmt.Sprintf("%s: gate %q is not one of %s", orUnnamed(r.ID), r.Gate, strings.Join(mdstore.Gates, ", "))})
 	}
 	if r.Gate != "" && slices.Contains(ruleActions, r.Action) && !byGate(r.Action) {
 		probs = append(probs, RuleProblem{r.Line, fmt.Sprintf("%s: %s rules select by breakpoint or tag, not gate", orUnnamed(r.ID), r.Action)})
@@ -58,22 +58,22 @@ func (r Rule) ScopeText() string {
 	return "project"
 }
 
-// loadRulesIn reads the rules as they apply in the workspace slug.
-func loadRulesIn(devrites, slug string) Rules {
+// LoadRulesIn reads the rules as they apply in the workspace slug.
+func LoadRulesIn(devrites, slug string) Rules {
 	r := LoadRules(devrites)
-	r.slug = slug
+	r.Workspace = slug
 	return r
 }
 
-// matchTag returns the first rule with action that covers one of tags.
-func (r *Rules) matchTag(action string, tags []string) *Rule {
-	return r.match(action, "", tags)
+// MatchTag returns the first rule with action that covers one of tags.
+func (r *Rules) MatchTag(action string, tags []string) *Rule {
+	return r.Match(action, "", tags)
 }
 
-// matchQuestion returns the first rule with action that covers q in the
-// workspace slug, by breakpoint, tag or gate. A broken file matches
-// nothing here; callers that must fail closed check Broken.
-func (r *Rules) matchQuestion(action, slug string, q Question) *Rule {
+// MatchQuestion returns the first rule with action that covers a question
+// (its breakpoint, gate and tags) in the workspace slug. A broken file
+// matches nothing here; callers that must fail closed check Broken.
+func (r *Rules) MatchQuestion(action, slug, breakpoint, gate string, tags []string) *Rule {
 	if r == nil || r.Broken {
 		return nil
 	}
@@ -82,9 +82,9 @@ func (r *Rules) matchQuestion(action, slug string, q Question) *Rule {
 			continue
 		}
 		switch {
-		case rule.Breakpoint != "" && rule.Breakpoint == q.Breakpoint,
-			rule.Gate != "" && rule.Gate == strings.TrimSpace(q.Gate),
-			rule.Tag != "" && slices.ContainsFunc(q.Tags, func(t string) bool { return normTag(t) == normTag(rule.Tag) }):
+		case rule.Breakpoint != "" && rule.Breakpoint == breakpoint,
+			rule.Gate != "" && rule.Gate == strings.TrimSpace(gate),
+			rule.Tag != "" && slices.ContainsFunc(tags, func(t string) bool { return NormTag(t) == NormTag(rule.Tag) }):
 			return &r.List[i]
 		}
 	}
@@ -108,8 +108,8 @@ func (q *RuleRequest) checkScope() error {
 		return mdstore.Errorf(ErrBadArgs, "--scope %q", q.Scope).Hint("use --scope project, or leave it out for the workspace of --slug")
 	case q.Gate != "" && !byGate(q.Action):
 		return mdstore.Errorf(ErrBadArgs, "--gate selects only for person-only and require-signature rules").Hint(q.Action + " rules select by --breakpoint or --tag")
-	case q.Gate != "" && !slices.Contains(gates, q.Gate):
-		return mdstore.Errorf(ErrBadArgs, "--gate %q", q.Gate).Hint("use one of " + strings.Join(gates, ", "))
+	case q.Gate != "" && !slices.Contains(mdstore.Gates, q.Gate):
+		return mdstore.Errorf(ErrBadArgs, "--gate %q", q.Gate).Hint("use one of " + strings.Join(mdstore.Gates, ", "))
 	case q.Action == AlwaysApprove && q.Slug == "" && q.Scope == "":
 		return mdstore.Errorf(ErrBadArgs, "an always-approve rule applies in one workspace (--slug) or, with --scope project, in every one").
 			Hint("name the feature with --slug, or say --scope project")
@@ -117,15 +117,28 @@ func (q *RuleRequest) checkScope() error {
 	return nil
 }
 
-// slugOf is the workspace the rules are applied in ("" for none read).
-func (r *Rules) slugOf() string {
+// Slug is the workspace the rules are applied in ("" for none read).
+func (r *Rules) Slug() string {
 	if r == nil {
 		return ""
 	}
-	return r.slug
+	return r.Workspace
 }
 
 // overlaps reports whether two rules can apply in one workspace.
 func (r Rule) overlaps(o Rule) bool {
 	return r.Scope == ScopeProject || o.Scope == ScopeProject || r.Slug == "" || o.Slug == "" || r.Slug == o.Slug
+}
+
+// Requires reports whether any rule Requires a signature.
+func (r *Rules) Requires() bool {
+	if r == nil || r.Broken {
+		return false
+	}
+	for _, x := range r.List {
+		if x.Action == RequireSignature {
+			return true
+		}
+	}
+	return false
 }

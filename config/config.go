@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -76,8 +76,8 @@ func (a AFK) remindsOnOverdue() bool {
 // (a doctor error) rather than one that is ignored.
 func (a AFK) Failed(i int) bool { return i >= len(a.Warnings)-a.failed && i < len(a.Warnings) }
 
-// notifyEvents are the events notify_on may list.
-var notifyEvents = []string{"raised", "responded", "resolved", "dropped", "rejected", "reminder"}
+// Events are the events notify_on may list.
+var Events = []string{"raised", "responded", "resolved", "dropped", "rejected", "reminder"}
 
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line ([0-9]+):?`) })
 
@@ -231,7 +231,7 @@ func loadConfig(path string) AFK {
 				a.AllowGates = []string{}
 				for _, g := range gates {
 					switch {
-					case !validGate(g.text):
+					case !mdstore.ValidGate(g.text):
 						fail(fmt.Sprintf("%s:%d: allow_gates: unknown gate %q (use advisory, validating, blocking)", path, g.line, g.text))
 					case g.text == "escalating":
 						a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: allow_gates: escalating has no effect, escalating gates always pause", path, g.line))
@@ -257,9 +257,9 @@ func loadConfig(path string) AFK {
 			if events, msg = stringList(v); msg == "" {
 				a.NotifyOn = []string{}
 				for _, ev := range events {
-					if !slices.Contains(notifyEvents, ev.text) {
+					if !slices.Contains(Events, ev.text) {
 						a.Warnings = append(a.Warnings, fmt.Sprintf("%s:%d: notify_on: unknown event %q (ignored; events are %s)",
-							path, ev.line, ev.text, strings.Join(notifyEvents, ", ")))
+							path, ev.line, ev.text, strings.Join(Events, ", ")))
 						continue
 					}
 					a.NotifyOn = append(a.NotifyOn, ev.text)
@@ -387,9 +387,9 @@ func (a AFK) NotifyOnEvent(event string) bool {
 	return a.On && !a.Broken && a.Untrusted == "" && a.Notify != "" && slices.Contains(a.NotifyOn, event)
 }
 
-// heldBack reports whether the hook would fire for an event but does not,
+// HeldBack reports whether the hook would fire for an event but does not,
 // because the file is not trusted on this machine.
-func (a AFK) heldBack(event string) bool {
+func (a AFK) HeldBack(event string) bool {
 	b := a
 	b.Untrusted = ""
 	return a.Untrusted != "" && b.NotifyOnEvent(event)
@@ -444,7 +444,7 @@ func LoadTemplates(devrites string) (Templates, error) {
 		err = doc.Content[0].Decode(&f)
 	}
 	if err != nil {
-		return t, mdstore.Errorf(ErrMalformed, "%s:%s", path, yamlMessage(err))
+		return t, mdstore.Errorf(mdstore.ErrMalformed, "%s:%s", path, yamlMessage(err))
 	}
 	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
 		kv := doc.Content[0].Content
@@ -473,8 +473,8 @@ func LoadTemplates(devrites string) (Templates, error) {
 	return t, nil
 }
 
-// expand fills {qid}, {phase} and {slice}.
-func expand(tmpl, qid, phase, slice string) string {
+// Expand fills {qid}, {phase} and {slice}.
+func Expand(tmpl, qid, phase, slice string) string {
 	if phase == "" {
 		phase = "build"
 	}

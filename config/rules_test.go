@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"context"
@@ -80,17 +80,17 @@ func TestRulesMatch(t *testing.T) {
 		{AlwaysApprove, "pay.y", []string{"billing"}, ""},
 		{NeverAuto, "pay.x", nil, ""},
 	} {
-		got := r.match(tc.action, tc.bp, tc.tags)
+		got := r.Match(tc.action, tc.bp, tc.tags)
 		if id := ruleIDOf(got); id != tc.want {
 			t.Errorf("match(%s, %q, %q): got %q, want %q", tc.action, tc.bp, tc.tags, id, tc.want)
 		}
 	}
 	broken := parsedRules(t, "- id: a\n  tag: x\n  action: nope\n")
-	if got := broken.match(NeverAuto, "", []string{"x"}); got != nil {
+	if got := broken.Match(NeverAuto, "", []string{"x"}); got != nil {
 		t.Errorf("a broken file matched %+v", got)
 	}
 	var none *Rules
-	if none.match(AlwaysApprove, "pay.x", nil) != nil {
+	if none.Match(AlwaysApprove, "pay.x", nil) != nil {
 		t.Error("nil rules matched")
 	}
 }
@@ -119,10 +119,10 @@ func TestRulesEdits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := parsedRules(t, tc.in)
 			q := add
-			if err := q.check(); err != nil {
+			if err := q.Check(nil); err != nil {
 				t.Fatal(err)
 			}
-			res, err := r.add(q, "2026-11-29T14:02:11Z")
+			res, err := r.Add(q, "2026-11-29T14:02:11Z")
 			if err != nil || !res.Added {
 				t.Fatalf("add: %+v, %v", res, err)
 			}
@@ -158,6 +158,12 @@ func TestRulesEdits(t *testing.T) {
 	}
 }
 
+// alwaysStop stands for the policy's hard stops (engine tests the real
+// ones through engine.AddRule).
+func alwaysStop(tag string) bool {
+	return NormTag(tag) == "fs-destruction" || NormTag(tag) == "auth-boundary"
+}
+
 func TestRuleRequestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -171,18 +177,17 @@ func TestRuleRequestCheck(t *testing.T) {
 		{"comma", RuleRequest{Tag: "a,b", Action: NeverAuto}, "has a comma"},
 		{"line break", RuleRequest{Tag: "a", Action: NeverAuto, Note: "a\nb"}, "--note has a line break"},
 		{"utf-8", RuleRequest{Tag: "a\xff", Action: NeverAuto}, "not valid UTF-8"},
-		{"always-stop", RuleRequest{Tag: "FS-Destruction", Action: AlwaysApprove}, "would never apply"},
-		{"acceptance", RuleRequest{Tag: "acceptance", Action: AlwaysApprove}, "would never apply"},
+		{"always paused", RuleRequest{Tag: "FS-Destruction", Action: AlwaysApprove}, "would never apply"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.q.check()
+			err := tc.q.Check(alwaysStop)
 			if !errors.Is(err, ErrBadArgs) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want bad arguments: %s", err, tc.want)
 			}
 		})
 	}
 	q := RuleRequest{Tag: " auth-boundary ", Action: NeverAuto}
-	if err := q.check(); err != nil || q.Tag != "auth-boundary" || q.By != "human" {
+	if err := q.Check(alwaysStop); err != nil || q.Tag != "auth-boundary" || q.By != "human" {
 		t.Errorf("a never-auto rule for an always-stop tag: got %+v, %v", q, err)
 	}
 }
@@ -194,15 +199,15 @@ func TestRulesFile(t *testing.T) {
 	if r := LoadRules(dir); r.Broken || len(r.List) != 0 {
 		t.Fatalf("no file: %+v", r)
 	}
-	a, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "alice", Scope: ScopeProject})
+	a, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "alice", Scope: ScopeProject}, nil)
 	if err != nil || !a.Added || !strings.HasPrefix(a.Rule.ID, "r-") {
 		t.Fatalf("add: %+v, %v", a, err)
 	}
-	again, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "bob", Scope: ScopeProject})
+	again, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: AlwaysApprove, By: "bob", Scope: ScopeProject}, nil)
 	if err != nil || again.Added || again.Rule.ID != a.Rule.ID {
 		t.Errorf("the same rule again: %+v, %v", again, err)
 	}
-	if _, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: NeverAuto}); !errors.Is(err, ErrConflict) {
+	if _, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: NeverAuto}, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("the other action: got %v, want a conflict", err)
 	}
 	if _, err := RemoveRule(ctx, dir, time.Second, "r-none"); !errors.Is(err, ErrUnknownRule) {
@@ -226,59 +231,14 @@ func TestRulesFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, RulesFile), []byte("- id: x\n  action: nope\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Tag: "t", Action: NeverAuto}); !errors.Is(err, ErrMalformed) {
+	if _, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Tag: "t", Action: NeverAuto}, nil); !errors.Is(err, mdstore.ErrMalformed) {
 		t.Errorf("add to a broken file: got %v, want malformed", err)
 	}
-	if _, err := ListRules(dir); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), RulesFile+":1: ") {
+	if _, err := ListRules(dir); !errors.Is(err, mdstore.ErrMalformed) || !strings.Contains(err.Error(), RulesFile+":1: ") {
 		t.Errorf("list a broken file: got %v", err)
 	}
 	if _, err := ListRules(""); !errors.Is(err, mdstore.ErrNoWorkspace) {
 		t.Errorf("no .devrites: got %v", err)
-	}
-}
-
-// TestDecideRules: where approval rules sit in the policy.
-func TestDecideRules(t *testing.T) {
-	rules := parsedRules(t, "- id: ok\n  breakpoint: pay.x\n  action: always-approve\n  scope: project\n  created_by: alice\n- id: docs\n  tag: docs\n  action: always-approve\n  scope: project\n- id: no\n  breakpoint: pay.stop\n  action: never-auto\n- id: bill\n  tag: billing\n  action: never-auto\n")
-	broken := parsedRules(t, "- id: x\n  action: nope\n")
-	on := AFK{On: true, AllowGates: []string{"advisory", "validating"}}
-	off := AFK{AllowGates: []string{"advisory"}}
-	for _, tc := range []struct {
-		name    string
-		afk     AFK
-		g       Gatekeeping
-		outcome string
-		rule    int
-		rname   string
-	}{
-		{"off, approved", off, Gatekeeping{Gate: "blocking", Breakpoint: "pay.x"}, AutoPicked, RuleApproval, "rule ok"},
-		{"off, approved by tag", off, Gatekeeping{Gate: "blocking", Tags: []string{"Docs"}}, AutoPicked, RuleApproval, "rule docs"},
-		{"off, no rule", off, Gatekeeping{Gate: "advisory", Breakpoint: "pay.y"}, Paused, 1, "afk-off"},
-		{"off, never-auto", off, Gatekeeping{Gate: "advisory", Breakpoint: "pay.stop"}, Paused, 1, "afk-off"},
-		{"off, approved but escalating", off, Gatekeeping{Gate: "escalating", Breakpoint: "pay.x"}, Paused, 2, "escalating"},
-		{"off, approved but billing", off, Gatekeeping{Gate: "blocking", Breakpoint: "pay.x", Tags: []string{"billing"}}, Paused, 3, "never-auto"},
-		{"on, approved beats validating", on, Gatekeeping{Gate: "validating", Breakpoint: "pay.x"}, AutoPicked, RuleApproval, "rule ok"},
-		{"on, never-auto beats allow_gates", on, Gatekeeping{Gate: "advisory", Breakpoint: "pay.stop"}, Paused, 3, "never-auto"},
-		{"on, never-auto tag", on, Gatekeeping{Gate: "advisory", Tags: []string{"BILLING"}}, Paused, 3, "never-auto"},
-		{"on, always-stop", on, Gatekeeping{Gate: "blocking", Breakpoint: "pay.x", Tags: []string{"public-api-break"}}, Paused, 3, "always-stop"},
-		{"on, scope", on, Gatekeeping{Gate: "blocking", Breakpoint: "pay.x", Tags: []string{"scope"}}, Paused, 4, "scope-or-acceptance"},
-		{"on, seal", on, Gatekeeping{Gate: "blocking", Breakpoint: "pay.x", Slice: "seal"}, Paused, 5, "seal"},
-		{"on, no rule", on, Gatekeeping{Gate: "advisory", Breakpoint: "pay.y"}, AutoPicked, 6, "allow_gates"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.g.Rules = &rules
-			d := Decide(tc.afk, tc.g)
-			if d.Outcome != tc.outcome || d.Rule != tc.rule || d.Name != tc.rname {
-				t.Errorf("got %s, rule %d (%s): %s; want %s, rule %d (%s)", d.Outcome, d.Rule, d.Name, d.Reason, tc.outcome, tc.rule, tc.rname)
-			}
-		})
-	}
-	d := Decide(on, Gatekeeping{Gate: "advisory", Breakpoint: "pay.x", Rules: &broken})
-	if d.Outcome != Paused || d.Rule != 3 || d.Name != "rules-broken" {
-		t.Errorf("broken rules: got %+v, want a pause by rule 3 (rules-broken)", d)
-	}
-	if d := Decide(on, Gatekeeping{Gate: "advisory", Breakpoint: "pay.x"}); d.Rule != 6 {
-		t.Errorf("no rules at all: got %+v, want rule 6", d)
 	}
 }
 
@@ -297,11 +257,11 @@ func FuzzRulesEdit(f *testing.F) {
 		}
 		old := r.List
 		q := RuleRequest{Breakpoint: bp, Action: NeverAuto, Note: note, By: "fuzz"}
-		if q.check() != nil {
+		if q.Check(nil) != nil {
 			return
 		}
 		added := r
-		if _, err := added.add(q, "2026-11-29T14:02:11Z"); err != nil {
+		if _, err := added.Add(q, "2026-11-29T14:02:11Z"); err != nil {
 			return // the same breakpoint with the other action
 		}
 		again := parsedRules(t, string(added.data))
@@ -320,4 +280,40 @@ func FuzzRulesEdit(f *testing.F) {
 			t.Fatalf("after removing %s:\n%s\nread %+v, want %+v", old[i].ID, removed.data, back.List, want)
 		}
 	})
+}
+
+// A require-signature rule selects by gate, tag or breakpoint; the
+// policy's actions never by gate, which they would silently ignore.
+func TestRequireSignatureRules(t *testing.T) {
+	type query struct {
+		Breakpoint, Gate string
+		Tags             []string
+	}
+	r := Rules{Path: "rules.yaml", data: []byte("- id: g\n  gate: escalating\n  action: require-signature\n" +
+		"- id: t\n  tag: billing\n  action: require-signature\n")}
+	r.parse()
+	if r.Broken || len(r.List) != 2 {
+		t.Fatalf("got %+v, want two rules", r)
+	}
+	for _, tc := range []struct {
+		q    query
+		want string
+	}{
+		{query{Gate: "escalating"}, "g"},
+		{query{Gate: "blocking", Tags: []string{"Billing"}}, "t"},
+		{query{Gate: "blocking", Breakpoint: "pay.x"}, ""},
+	} {
+		got := ""
+		if m := r.MatchQuestion(RequireSignature, "pay", tc.q.Breakpoint, tc.q.Gate, tc.q.Tags); m != nil {
+			got = m.ID
+		}
+		if got != tc.want {
+			t.Errorf("%+v: got rule %q, want %q", tc.q, got, tc.want)
+		}
+	}
+	bad := Rules{Path: "rules.yaml", data: []byte("- id: n\n  gate: advisory\n  action: always-approve\n")}
+	bad.parse()
+	if !bad.Broken || !strings.Contains(bad.Problems[0].Text, "always-approve rules select by breakpoint or tag, not gate") {
+		t.Fatalf("got %+v, want the gate refused for always-approve", bad.Problems)
+	}
 }

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 func writeAFK(t *testing.T, body string) string {
@@ -98,57 +100,6 @@ func TestLoadAFKWarnings(t *testing.T) {
 	}
 }
 
-// A body that does not parse fails closed: AFK stays on, nothing is allowed,
-// and the one warning names the line.
-func TestLoadAFKBrokenFailsClosed(t *testing.T) {
-	tests := []struct {
-		name, body, want string
-	}{
-		{"syntax", "allow_gates: [advisory, blocking]\nnotify: ./page.sh\nnotify_on: [raised\n", "AFK:"},
-		{"bad indentation", "allow_gates: [blocking]\n  notify: x\n", "AFK:2: did not find expected key"},
-		{"tab indentation", "allow_gates:\n\t- blocking\n", "AFK:2: found character that cannot start any token"},
-		{"unclosed list", "notify: x\nnotify_on: [reminder\n", "AFK:2: did not find expected ',' or ']'"},
-		// The parser names where it stopped: the end of the file.
-		{"unclosed list at the end", "notify_on: [reminder\n", "AFK:2: did not find expected ',' or ']'"},
-		{"error on line 1", "notify_on: [a]]\n", "AFK:1: did not find expected key"},
-		{"unclosed quote on line 4", "notify: x\n\n\nnever_auto: ['billing\n", "AFK:4: found unexpected end of stream"},
-		{"not a mapping", "- blocking\n- advisory\n", "AFK:1: want key: value lines"},
-		{"unknown gate", "notify: x\nallow_gates: [advisory, blockng]\n", `AFK:2: allow_gates: unknown gate "blockng"`},
-		{"bad timeout", "allow_gates: [blocking]\nnotify_timeout: ten\n", `AFK:2: notify_timeout: "ten" is not a duration`},
-		{"negative count", "allow_gates: [blocking]\n\nauto_approve_after: -1\n", `AFK:3: auto_approve_after: "-1" is not a whole number`},
-		{"count in words", "auto_approve_after: three\n", `AFK:1: auto_approve_after: "three"`},
-		{"duplicate key", "allow_gates: [advisory]\nallow_gates: [blocking]\n", "AFK:2: allow_gates is also set on line 1"},
-		{"list of maps", "never_auto:\n  - a: b\n", "AFK:1: want a list of words"},
-		{"notify as a list", "notify: [a, b]\n", "AFK:1: notify: want a shell command"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := LoadAFK(writeAFK(t, tt.body))
-			if !a.On || !a.Broken {
-				t.Fatalf("got on=%v broken=%v, want on and broken", a.On, a.Broken)
-			}
-			if len(a.AllowGates) != 0 || a.AutoApproveAfter != 0 {
-				t.Errorf("got allow_gates %q auto_approve_after %d, want nothing allowed", a.AllowGates, a.AutoApproveAfter)
-			}
-			if len(a.Warnings) != 1 {
-				t.Fatalf("got warnings %q, want exactly one", a.Warnings)
-			}
-			w := a.Warnings[0]
-			if !strings.Contains(w, tt.want) || !strings.HasSuffix(w, "nothing is auto-picked until it is fixed") {
-				t.Errorf("got warning %q, want it to contain %q and say nothing is auto-picked", w, tt.want)
-			}
-			for _, gate := range gates {
-				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
-					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
-				}
-			}
-			if a.NotifyOnEvent("raised") {
-				t.Errorf("got the hook enabled from a file that does not parse, want it off")
-			}
-		})
-	}
-}
-
 // A syntax error names the line the parser stopped at.
 func TestLoadAFKSyntaxErrorNamesLine(t *testing.T) {
 	a := LoadAFK(writeAFK(t, "allow_gates: [advisory]\nnotify: ./page.sh\nnotify_on: raised: now\n"))
@@ -167,54 +118,6 @@ func TestNotifyOnEvent(t *testing.T) {
 	a.Notify = ""
 	if a.NotifyOnEvent("raised") {
 		t.Errorf("got true without a notify command, want false")
-	}
-}
-
-// Every line that makes the body fail is reported, each naming its line,
-// after the warnings about what is ignored; the body still fails closed.
-func TestLoadAFKReportsEveryBadLine(t *testing.T) {
-	tests := []struct {
-		name, body string
-		warnings   []string // contained in the warnings, in order
-		failed     []bool   // Failed(i) for each
-	}{
-		{"several keys", "allow_gates: [advisory, blockin]\nnotify: ./page.sh\nnotify_timeout: ten\npager: on\n" +
-			"auto_approve_after: -1\nallow_gates: [advisory]\nnever_auto:\n  - billing\n  - {a: b}\n",
-			[]string{`AFK:4: unknown key "pager" (ignored)`, `AFK:1: allow_gates: unknown gate "blockin"`,
-				`AFK:3: notify_timeout: "ten" is not a duration`, `AFK:5: auto_approve_after: "-1" is not a whole number`,
-				"AFK:6: allow_gates is also set on line 1", "AFK:7: want a list of words"},
-			[]bool{false, true, true, true, true, true}},
-		{"gates on their own lines", "allow_gates:\n  - advisroy\n  - blocking\n  - validatng\n",
-			[]string{`AFK:2: allow_gates: unknown gate "advisroy"`, `AFK:4: allow_gates: unknown gate "validatng"`},
-			[]bool{true, true}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := LoadAFK(writeAFK(t, tt.body))
-			if !a.On || !a.Broken || len(a.AllowGates) != 0 || a.AutoApproveAfter != 0 {
-				t.Fatalf("got on=%v broken=%v allow_gates %q auto_approve_after %d, want on, broken, nothing allowed",
-					a.On, a.Broken, a.AllowGates, a.AutoApproveAfter)
-			}
-			if len(a.Warnings) != len(tt.warnings) {
-				t.Fatalf("got warnings %q, want %d", a.Warnings, len(tt.warnings))
-			}
-			for i, w := range tt.warnings {
-				if !strings.Contains(a.Warnings[i], w) {
-					t.Errorf("got warning %d %q, want it to contain %q", i, a.Warnings[i], w)
-				}
-				if got := a.Failed(i); got != tt.failed[i] {
-					t.Errorf("got Failed(%d) %v for %q, want %v", i, got, a.Warnings[i], tt.failed[i])
-				}
-				if tt.failed[i] && !strings.HasSuffix(a.Warnings[i], "nothing is auto-picked until it is fixed") {
-					t.Errorf("got %q, want it to say nothing is auto-picked", a.Warnings[i])
-				}
-			}
-			for _, gate := range gates {
-				if d := Decide(a, Gatekeeping{Gate: gate, Breakpoint: "b"}); d.Outcome != Paused {
-					t.Errorf("gate %s: got %s, want paused", gate, d.Outcome)
-				}
-			}
-		})
 	}
 }
 
@@ -267,8 +170,8 @@ func TestLoadTemplates(t *testing.T) {
 			}
 			got, err := LoadTemplates(dir)
 			if tt.broken {
-				if !errors.Is(err, ErrMalformed) {
-					t.Fatalf("got %v, want %v", err, ErrMalformed)
+				if !errors.Is(err, mdstore.ErrMalformed) {
+					t.Fatalf("got %v, want %v", err, mdstore.ErrMalformed)
 				}
 				return
 			}
