@@ -38,6 +38,9 @@ func (r *Relay) tapped(tk tap) (*mdstore.Workspace, *engine.Engine, string, erro
 			for _, s := range rec.Sent {
 				fps = append(fps, s.Fingerprint)
 			}
+			for _, c := range rec.Closed {
+				fps = append(fps, c.Fingerprint)
+			}
 		}
 		err = eng.List(engine.ListFilter{Status: "all"}, func(q engine.Question) error {
 			fps = append(fps, q.Fingerprint)
@@ -84,7 +87,7 @@ func (r *Relay) renumbered(ctx context.Context, ch Channel, ws *mdstore.Workspac
 	if err := ch.Update(context.WithoutCancel(ctx), old.Ref, m); err != nil {
 		return fmt.Errorf("updating %s/%s: %w", ws.Slug, old.QID, err)
 	}
-	if err := r.edit(ws, func(rec *record) { rec.removeRef(old.Ref, old.Channel) }); err != nil {
+	if err := r.edit(ws, func(rec *record) { r.closeRef(rec, old) }); err != nil {
 		return err
 	}
 	r.logf("updated %s/%s on %s: %s", ws.Slug, old.QID, ch.Name(), m.Outcome)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
 )
@@ -27,9 +28,20 @@ type sent struct {
 }
 
 // record is a workspace's relay.json: the messages of questions still
-// open. A message leaves it once it is updated with the outcome.
+// open. A message leaves Sent once it is updated with the outcome; its
+// fingerprint stays in Closed until its buttons expire, so that a tap on
+// it that arrives later is known for the relay's own and told why it
+// records nothing, never taken for a forged one.
 type record struct {
-	Sent []sent `json:"sent"`
+	Sent   []sent   `json:"sent"`
+	Closed []closed `json:"closed,omitempty"`
+}
+
+// closed is a message updated with its outcome, whose buttons still carry
+// an unexpired token.
+type closed struct {
+	Fingerprint string `json:"fingerprint"`
+	Until       string `json:"until"` // when its buttons expire (RFC 3339)
 }
 
 func loadRecord(dir string) (record, error) {
@@ -60,8 +72,21 @@ func (r record) save(dir string) error {
 	return mdstore.Ignore(dir, "what devrites-engine relay sent, on this machine", RecordFile)
 }
 
-// removeRef drops the message ref of channel: two messages may carry one
-// qid, when a merge gave the id of one question to another.
-func (r *record) removeRef(ref, channel string) {
-	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool { return s.Ref == ref && s.Channel == channel })
+// removeRef drops the message ref of channel (two messages may carry one
+// qid, when a merge gave the id of one question to another), keeping its
+// fingerprint in Closed until until; entries already expired at now go.
+func (r *record) removeRef(ref, channel string, now, until time.Time) {
+	r.Sent = slices.DeleteFunc(r.Sent, func(s sent) bool {
+		if s.Ref == ref && s.Channel == channel {
+			if s.Fingerprint != "" {
+				r.Closed = append(r.Closed, closed{s.Fingerprint, until.UTC().Format(time.RFC3339)})
+			}
+			return true
+		}
+		return false
+	})
+	r.Closed = slices.DeleteFunc(r.Closed, func(c closed) bool {
+		t, err := time.Parse(time.RFC3339, c.Until)
+		return err != nil || !now.Before(t)
+	})
 }

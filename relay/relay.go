@@ -304,7 +304,7 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 				if err := r.renumbered(ctx, ch, ws, old, q); err != nil {
 					return err
 				}
-				rec.removeRef(old.Ref, old.Channel)
+				r.closeRef(&rec, old)
 			}
 		}
 		for _, s := range rec.Sent {
@@ -327,13 +327,19 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			if err := ch.Update(context.WithoutCancel(ctx), s.Ref, m); err != nil {
 				return fmt.Errorf("updating %s/%s: %w", ws.Slug, s.QID, err)
 			}
-			if err := r.edit(ws, func(rec *record) { rec.removeRef(s.Ref, s.Channel) }); err != nil {
+			if err := r.edit(ws, func(rec *record) { r.closeRef(rec, s) }); err != nil {
 				return err
 			}
 			r.logf("updated %s/%s on %s: %s", ws.Slug, s.QID, ch.Name(), m.Outcome)
 		}
 	}
 	return nil
+}
+
+// closeRef drops message s from the record, its buttons known until they
+// expire.
+func (r *Relay) closeRef(rec *record, s sent) {
+	rec.removeRef(s.Ref, s.Channel, r.cfg.Now(), r.cfg.Now().Add(r.cfg.TapTTL))
 }
 
 // edit changes a workspace's relay.json.

@@ -149,14 +149,14 @@ func (s *syncLog) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(
 func (s *syncLog) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // waitFor waits for ok, or fails naming what.
-func waitFor(t *testing.T, what string, ok func() bool) {
+func waitFor(t *testing.T, what string, ok func() bool, shown ...fmt.Stringer) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if ok() {
 			return
 		}
 	}
-	t.Fatalf("no %s after 10s", what)
+	t.Fatalf("no %s after 10s%s", what, fmt.Sprint(shown))
 }
 
 // relayOf is a relay of clone a to an ntfy stand-in.
@@ -270,7 +270,7 @@ func TestFingerprintRelayTapRefused(t *testing.T) {
 	}
 	waitFor(t, "the refusal in the log", func() bool {
 		return strings.Contains(log.String(), "refused a tap by ntfy on ntfy team: the question changed")
-	})
+	}, log)
 	if got := l.block("a", backups); got != theirs || strings.Contains(log.String(), " answered ") {
 		t.Errorf("b's question changed:\n got %s\nwant %s\n%s", got, theirs, log)
 	}
