@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/devrites/devrites-engine/trust"
+	"github.com/devrites/devrites-engine/machine"
 )
 
 // auto_approve_after counts only a person's own resolutions on this
@@ -27,11 +27,11 @@ import (
 
 // answeredLedger is this machine's record of a person's resolutions.
 func answeredLedger() (string, error) {
-	s, err := trust.Open()
+	dir, err := machine.Dir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(filepath.Dir(s.Path()), "answered"), nil
+	return filepath.Join(dir, "answered"), nil
 }
 
 // remember records the resolutions of fired made through a person's

@@ -16,6 +16,8 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/devrites/devrites-engine/mdstore"
+
+	"github.com/devrites/devrites-engine/machine"
 )
 
 // Verdict is what the store says of a file's content.
@@ -61,15 +63,11 @@ func At(file string) *Store { return &Store{path: file} }
 // Open is this machine's store: $XDG_CONFIG_HOME/devrites-engine/trust,
 // else $HOME/.config/devrites-engine/trust. It reads nothing yet.
 func Open() (*Store, error) {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(dir) {
-		home := os.Getenv("HOME")
-		if !filepath.IsAbs(home) {
-			return nil, errors.New("neither $XDG_CONFIG_HOME nor $HOME is an absolute path, so there is no trust store")
-		}
-		dir = filepath.Join(home, ".config")
+	dir, err := machine.Dir()
+	if err != nil {
+		return nil, err
 	}
-	return At(filepath.Join(dir, "devrites-engine", "trust")), nil
+	return At(filepath.Join(dir, "trust")), nil
 }
 
 // Path is the file the store is kept in.
