@@ -15,9 +15,8 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/devrites/devrites-engine/mdstore"
-
 	"github.com/devrites/devrites-engine/machine"
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // Verdict is what the store says of a file's content.
