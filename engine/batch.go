@@ -13,7 +13,7 @@ import (
 const batchForm = "a line is qid: answer, --drop qid: reason, or --reject qid: feedback"
 
 // Batch is a parsed `state resolve --batch`: the entries that parse, in
-// line order, and the lines that do not, which ResolveBatchOf reports with
+// line order, and the lines that do not, which ResolveBatch reports with
 // the problems the questions have.
 type Batch struct {
 	Items []Resolution
@@ -23,7 +23,7 @@ type Batch struct {
 // ReadBatch parses the lines of `state resolve --batch`: "qid: answer",
 // "--drop qid: reason" and "--reject qid: feedback"; blank lines and #
 // comments are skipped. A line that does not parse is kept for
-// ResolveBatchOf to report; err when the text cannot be read or holds no
+// ResolveBatch to report; err when the text cannot be read or holds no
 // entry at all.
 func ReadBatch(s string) (*Batch, error) {
 	items, bad, err := parseBatch(s)
@@ -31,19 +31,6 @@ func ReadBatch(s string) (*Batch, error) {
 		return nil, err
 	}
 	return &Batch{Items: items, bad: bad}, nil
-}
-
-// ParseBatch is ReadBatch for a batch that must parse whole: every
-// malformed line is reported, not only the first.
-func ParseBatch(s string) ([]Resolution, error) {
-	b, err := ReadBatch(s)
-	if err == nil {
-		err = b.bad.err()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return b.Items, nil
 }
 
 // IDs are the qids the batch's entries name, in line order.
@@ -55,19 +42,10 @@ func (b *Batch) IDs() []string {
 	return ids
 }
 
-// ResolveBatch resolves the batch s whole: its lines that do not parse and
-// those the questions refuse are reported together, in line order, and
-// nothing is applied unless every line is good.
-func (e *Engine) ResolveBatch(ctx context.Context, s, by string) (*ResolveResult, error) {
-	b, err := ReadBatch(s)
-	if err != nil {
-		return nil, err
-	}
-	return e.ResolveBatchOf(ctx, b, by)
-}
-
-// ResolveBatchOf is ResolveBatch of a batch already read.
-func (e *Engine) ResolveBatchOf(ctx context.Context, b *Batch, by string) (*ResolveResult, error) {
+// ResolveBatch resolves a batch read by ReadBatch whole: its lines that
+// do not parse and those the questions refuse are reported together, in
+// line order, and nothing is applied unless every line is good.
+func (e *Engine) ResolveBatch(ctx context.Context, b *Batch, by string) (*ResolveResult, error) {
 	res, notify, err := e.resolve(ctx, b, by)
 	return notified(ctx, res, notify, err)
 }

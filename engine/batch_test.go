@@ -74,7 +74,7 @@ func FuzzParseBatch(f *testing.F) {
 }
 
 // A batch read once keeps its bad lines: IDs names the entries that parse,
-// for finding the workspace, and ResolveBatchOf reports the bad lines with
+// for finding the workspace, and ResolveBatch reports the bad lines with
 // the problems the questions have, applying nothing.
 func TestReadBatchKeepsBadLines(t *testing.T) {
 	e := newEngine(t)
@@ -86,7 +86,7 @@ func TestReadBatchKeepsBadLines(t *testing.T) {
 	if got := b.IDs(); len(got) != 1 || got[0] != id {
 		t.Fatalf("IDs: got %q, want [%s]", got, id)
 	}
-	_, err = e.ResolveBatchOf(context.Background(), b, "")
+	_, err = e.ResolveBatch(context.Background(), b, "")
 	if got, want := fmt.Sprint(err), "batch line 2: no ':' after the qid"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}

@@ -285,7 +285,7 @@ func cmdResolve(c *cli.Context) error {
 		for i := range b.Items {
 			b.Items[i].Via = e.via()
 		}
-		res, err := eng.ResolveBatchOf(e.ctx, b, c.String("by"))
+		res, err := eng.ResolveBatch(e.ctx, b, c.String("by"))
 		if err != nil {
 			return err
 		}
