@@ -22,13 +22,16 @@ type Config struct {
 // Path is the file the configuration was read from.
 func (c Config) Path() string { return c.path }
 
+// ErrNoHome is Dir's error when neither variable names a directory.
+var ErrNoHome = errors.New("neither $XDG_CONFIG_HOME nor $HOME is an absolute path")
+
 // Dir is this machine's settings directory.
 func Dir() (string, error) {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(dir) {
 		home := os.Getenv("HOME")
 		if !filepath.IsAbs(home) {
-			return "", errors.New("neither $XDG_CONFIG_HOME nor $HOME is an absolute path, so this machine has no settings directory")
+			return "", fmt.Errorf("%w, so this machine has no settings directory", ErrNoHome)
 		}
 		dir = filepath.Join(home, ".config")
 	}

@@ -63,6 +63,9 @@ func At(file string) *Store { return &Store{path: file} }
 // else $HOME/.config/devrites-engine/trust. It reads nothing yet.
 func Open() (*Store, error) {
 	dir, err := machine.Dir()
+	if errors.Is(err, machine.ErrNoHome) {
+		return nil, fmt.Errorf("%w, so there is no trust store", machine.ErrNoHome)
+	}
 	if err != nil {
 		return nil, err
 	}
