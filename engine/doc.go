@@ -72,7 +72,6 @@
 //	afk.go            afk status, afk explain, notify test, the untrusted files
 //	nextqid.go        the id of the next question
 //	project.go        the project's workspaces and its raise lock
-//	init.go           Init: a new workspace, all or nothing
 //	interop.go        what DevRites workspaces write that the engine reads
 //	recovery.go       the recovery ledger: failures, resolver resume
 //	signing.go        signed decisions: what holds the agent, what counts

@@ -105,7 +105,7 @@ type checkup struct {
 // checkup starts a run of the checks; errorsOnly for the write guard.
 func (e *Engine) checkup(errorsOnly bool, sc *scan) *checkup {
 	d := &checkup{e: e, scan: sc}
-	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, SchemaVersion, d.checkRouting, e.WS
+	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, mdstore.SchemaVersion, d.checkRouting, e.WS
 	if sc != nil {
 		d.Unclean = sc.unclean
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // checkInitTemps reports the directories that an init of this slug was
@@ -11,7 +12,7 @@ import (
 // (the workspace does not exist for it yet) and loses the rename to this
 // workspace, so removing one is safe.
 func (d *checkup) checkInitTemps(locked bool) {
-	dirs, err := initTemps(d.e.WS)
+	dirs, err := mdstore.InitTemps(d.e.WS)
 	if err != nil {
 		return // the directory above the workspace is not doctor's to judge
 	}

@@ -63,7 +63,7 @@ func (d *checkup) removeTemps() error {
 		}
 		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "temp-file", File: n, Did: "removed"})
 	}
-	dirs, err := initTemps(d.e.WS)
+	dirs, err := mdstore.InitTemps(d.e.WS)
 	if err != nil {
 		return nil
 	}

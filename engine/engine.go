@@ -18,12 +18,6 @@ import (
 	"github.com/devrites/devrites-engine/qid"
 )
 
-// SchemaVersion is the newest state.md schema this binary reads, and the one
-// init writes: schema 4, which DevRites v5 (265d28c) requires to resolve.
-// Schemas 2 (no schema row), 3 and 4 read alike; a workspace keeps the
-// schema row it has, since the engine never writes it.
-const SchemaVersion = 4
-
 // Engine acts on one workspace.
 type Engine struct {
 	WS          *mdstore.Workspace
@@ -131,10 +125,10 @@ func (w *wsFiles) stateBytes() []byte {
 func checkState(path string, s *mdstore.State) error {
 	n, err := s.Schema()
 	if err != nil {
-		return mdstore.Errorf(ErrMalformed, "%s: %v", path, err).Hint("set the schema row to "+strconv.Itoa(SchemaVersion)).Fix(mdstore.RunDoctor, "")
+		return mdstore.Errorf(ErrMalformed, "%s: %v", path, err).Hint("set the schema row to "+strconv.Itoa(mdstore.SchemaVersion)).Fix(mdstore.RunDoctor, "")
 	}
-	if n > SchemaVersion {
-		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, SchemaVersion).
+	if n > mdstore.SchemaVersion {
+		return mdstore.Errorf(ErrSchema, "%s: schema %d is newer than this binary understands (%d)", path, n, mdstore.SchemaVersion).
 			Hint("this workspace was written by a newer version").Fix(UpgradeEngine, "")
 	}
 	return nil

@@ -17,7 +17,6 @@ var (
 	ErrNotOpen   = errors.New("question is not open")
 	ErrPaused    = errors.New("one question per pause")
 	ErrSchema    = errors.New("schema refused")
-	ErrExists    = errors.New("workspace already exists")
 	ErrStopped   = errors.New("workspace is stopped")
 	ErrAmbiguous = errors.New("ambiguous qid")
 	// ErrUntrusted: a workspace file would run a command, and this
@@ -70,7 +69,7 @@ var kinds = []struct {
 	{ErrPaused, "paused"},
 	{ErrStopped, "stopped"},
 	{ErrNotOpen, "not-open"},
-	{ErrExists, "exists"},
+	{mdstore.ErrExists, "exists"},
 	{mdstore.ErrNoQuestion, "unknown-qid"},
 	{recovery.ErrUnknown, "unknown-fingerprint"},
 	{ErrUnknownRule, "unknown-rule"},

@@ -37,7 +37,7 @@ func TestAllowedSignersTrust(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	dir := t.TempDir()
-	ws, err := Init(mdstore.Locator{Root: dir}, "pay", time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC))
+	ws, err := mdstore.Init(mdstore.Locator{Root: dir}, "pay", time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}

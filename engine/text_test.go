@@ -190,7 +190,7 @@ func FuzzResolveText(f *testing.F) {
 func TestRaiseAfterUnclosedFence(t *testing.T) {
 	for _, tail := range []string{"~~~~ text\nnotes", "```"} {
 		t.Run(strconv.Quote(tail), func(t *testing.T) {
-			ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+			ws, err := mdstore.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,7 +229,7 @@ func TestRaiseAfterUnclosedFence(t *testing.T) {
 // An open fence that swallowed a question heading is an error doctor
 // reports: the engine writes nothing into such a file.
 func TestRaiseRefusedWhenFenceSwallowsQuestion(t *testing.T) {
-	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+	ws, err := mdstore.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

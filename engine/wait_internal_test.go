@@ -17,7 +17,7 @@ func TestWaitWithoutWatch(t *testing.T) {
 	newWatcher = func() (*fsnotify.Watcher, error) { return nil, errors.New("no watches here") }
 	t.Cleanup(func() { newWatcher = fsnotify.NewWatcher })
 	now := time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
-	ws, err := Init(mdstore.Locator{Root: t.TempDir()}, "pay", now)
+	ws, err := mdstore.Init(mdstore.Locator{Root: t.TempDir()}, "pay", now)
 	if err != nil {
 		t.Fatal(err)
 	}

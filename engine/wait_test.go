@@ -13,7 +13,7 @@ import (
 // newEngine opens a new workspace, pay, at the tests' clock.
 func newEngine(t testing.TB) *engine.Engine {
 	t.Helper()
-	ws, err := engine.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
+	ws, err := mdstore.Init(mdstore.Locator{Root: t.TempDir()}, "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

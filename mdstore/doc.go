@@ -1,5 +1,6 @@
-// Package mdstore finds a DevRites workspace, parses and edits state.md and
-// questions.md, and runs every read-change-write of them under one lock.
+// Package mdstore finds a DevRites workspace, creates one (Init, init.go:
+// all or nothing), parses and edits state.md and questions.md, and runs
+// every read-change-write of them under one lock.
 //
 // Parsing. One line model and one grammar for every file the engine reads
 // or merges. A line is cut by one function (cut), for mdstore, the merge

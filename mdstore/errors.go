@@ -15,6 +15,7 @@ var (
 	ErrMalformed   = errors.New("workspace malformed")
 	ErrBusy        = errors.New("workspace is locked by another process")
 	ErrBadSlug     = errors.New("invalid slug")
+	ErrExists      = errors.New("workspace already exists")
 )
 
 // Remedy is what a person can do about an error. The library names it; the

@@ -9,6 +9,12 @@ import (
 	"unsafe"
 )
 
+// SchemaVersion is the newest state.md schema this binary reads, and the one
+// init writes: schema 4, which DevRites v5 (265d28c) requires to resolve.
+// Schemas 2 (no schema row), 3 and 4 read alike; a workspace keeps the
+// schema row it has, since the engine never writes it.
+const SchemaVersion = 4
+
 // Encoding names the forms of state.md.
 const (
 	Table   = "table"   // "## Cursor" with a Key | Value table (DevRites v3+, init)

@@ -149,7 +149,7 @@ func cmdInit(c *cli.Context) error {
 	if slug == "" {
 		slug = c.String("slug")
 	}
-	ws, err := engine.Init(e.locator(), slug, e.now())
+	ws, err := mdstore.Init(e.locator(), slug, e.now())
 	if err != nil {
 		return err
 	}

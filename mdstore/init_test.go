@@ -1,4 +1,4 @@
-package engine
+package mdstore
 
 import (
 	"errors"
@@ -10,14 +10,12 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/devrites/devrites-engine/mdstore"
 )
 
 var initClock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
 
-// tree maps every path under dir to its content, "dir" or "link".
-func tree(t *testing.T, dir string) map[string]string {
+// dirTree maps every path under dir to its content, "dir" or "link".
+func dirTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -45,18 +43,18 @@ func tree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// failing makes writeFile fail for the file named name, until the test ends.
+// failing makes initWrite fail for the file named name, until the test ends.
 func failing(t *testing.T, name string) error {
 	t.Helper()
 	errDiskFull := errors.New("no space left on device")
-	orig := writeFile
-	writeFile = func(path string, data []byte) error {
+	orig := initWrite
+	initWrite = func(path string, data []byte) error {
 		if filepath.Base(path) == name {
 			return errDiskFull
 		}
 		return orig(path, data)
 	}
-	t.Cleanup(func() { writeFile = orig })
+	t.Cleanup(func() { initWrite = orig })
 	return errDiskFull
 }
 
@@ -64,26 +62,26 @@ func failing(t *testing.T, name string) error {
 // directory, no .devrites or work directory it created, ACTIVE unchanged;
 // and a retry succeeds.
 func TestInitFailureLeavesNothing(t *testing.T) {
-	for _, name := range []string{mdstore.QuestionsFile, mdstore.StateFile, mdstore.LockFile, "ACTIVE"} {
+	for _, name := range []string{QuestionsFile, StateFile, LockFile, "ACTIVE"} {
 		for _, project := range []string{"new project", "existing workspace"} {
 			t.Run(name+"/"+project, func(t *testing.T) {
 				root := t.TempDir()
 				if project == "existing workspace" {
-					if _, err := Init(mdstore.Locator{Root: root}, "old", initClock); err != nil {
+					if _, err := Init(Locator{Root: root}, "old", initClock); err != nil {
 						t.Fatal(err)
 					}
 				}
-				before := tree(t, root)
+				before := dirTree(t, root)
 				errDiskFull := failing(t, name)
-				ws, err := Init(mdstore.Locator{Root: root}, "pay", initClock)
+				ws, err := Init(Locator{Root: root}, "pay", initClock)
 				if !errors.Is(err, errDiskFull) {
 					t.Fatalf("got workspace %v, error %v, want %v", ws, err, errDiskFull)
 				}
-				if after := tree(t, root); !reflect.DeepEqual(after, before) {
+				if after := dirTree(t, root); !reflect.DeepEqual(after, before) {
 					t.Errorf("got files %q after the failed init, want %q", after, before)
 				}
-				writeFile = mdstore.WriteAtomic
-				ws, err = Init(mdstore.Locator{Root: root}, "pay", initClock)
+				initWrite = WriteAtomic
+				ws, err = Init(Locator{Root: root}, "pay", initClock)
 				if err != nil {
 					t.Fatalf("got %v on retry, want the workspace created", err)
 				}
@@ -91,7 +89,7 @@ func TestInitFailureLeavesNothing(t *testing.T) {
 				if err != nil || string(b) != "pay\n" {
 					t.Errorf("got ACTIVE %q (%v), want pay", b, err)
 				}
-				for _, f := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile, mdstore.LockFile} {
+				for _, f := range []string{StateFile, QuestionsFile, DecisionsFile, LockFile} {
 					if _, err := os.Stat(ws.Path(f)); err != nil {
 						t.Errorf("got %v, want %s in the workspace", err, f)
 					}
@@ -130,7 +128,7 @@ func TestInitConcurrentSameSlug(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = Init(mdstore.Locator{Root: root}, "pay", initClock)
+			_, errs[i] = Init(Locator{Root: root}, "pay", initClock)
 		}()
 	}
 	wg.Wait()
@@ -149,8 +147,8 @@ func TestInitConcurrentSameSlug(t *testing.T) {
 	if left := leftovers(t, filepath.Join(root, ".devrites", "work")); len(left) > 0 {
 		t.Errorf("got %q left in the work directory, want no temporary directory", left)
 	}
-	ws := &mdstore.Workspace{Dir: filepath.Join(root, ".devrites", "work", "pay")}
-	if b, err := ws.ReadFile(mdstore.StateFile); err != nil || !strings.Contains(string(b), "| status | running |") {
+	ws := &Workspace{Dir: filepath.Join(root, ".devrites", "work", "pay")}
+	if b, err := ws.ReadFile(StateFile); err != nil || !strings.Contains(string(b), "| status | running |") {
 		t.Errorf("got state.md %q (%v), want a whole workspace", b, err)
 	}
 }
@@ -163,11 +161,11 @@ func TestInitRefusesExistingDirectory(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	before := tree(t, root)
-	if _, err := Init(mdstore.Locator{Root: root}, "pay", initClock); !errors.Is(err, ErrExists) {
+	before := dirTree(t, root)
+	if _, err := Init(Locator{Root: root}, "pay", initClock); !errors.Is(err, ErrExists) {
 		t.Fatalf("got %v, want ErrExists", err)
 	}
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := dirTree(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("got files %q, want %q", after, before)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package mdstore
 
 import (
 	"errors"
@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
 
@@ -27,9 +26,9 @@ relay.json
 .*.md[0-9]*
 `
 
-// writeFile writes one file of a new workspace, and .devrites/ACTIVE; tests
+// initWrite writes one file of a new workspace, and .devrites/ACTIVE; tests
 // replace it to make a write fail.
-var writeFile = mdstore.WriteAtomic
+var initWrite = WriteAtomic
 
 // Init creates .devrites/work/<slug>/ with state.md (table form, the current
 // schema, status running), questions.md and decisions.md, and makes the slug
@@ -44,16 +43,16 @@ var writeFile = mdstore.WriteAtomic
 // Of two inits of the same slug at once, one wins and the other gets
 // ErrExists: each renames a directory that is not empty, and rename(2) does
 // not replace a directory that is not empty.
-func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, error) {
-	var ws *mdstore.Workspace
+func Init(loc Locator, slug string, now time.Time) (*Workspace, error) {
+	var ws *Workspace
 	if loc.Workspace != "" {
 		dir, err := filepath.Abs(loc.Workspace)
 		if err != nil {
 			return nil, err
 		}
-		ws = &mdstore.Workspace{Dir: dir, Project: dir, Slug: filepath.Base(dir)}
+		ws = &Workspace{Dir: dir, Project: dir, Slug: filepath.Base(dir)}
 	} else {
-		project, err := mdstore.ProjectDir(loc)
+		project, err := ProjectDir(loc)
 		if err != nil {
 			return nil, err
 		}
@@ -61,18 +60,18 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 		if slug == "" {
 			slug = defaultSlug(devrites, project)
 		}
-		ws = &mdstore.Workspace{Devrites: devrites, Project: project, Slug: slug, Dir: filepath.Join(devrites, "work", slug)}
+		ws = &Workspace{Devrites: devrites, Project: project, Slug: slug, Dir: filepath.Join(devrites, "work", slug)}
 	}
-	if err := mdstore.CheckSlug(ws.Slug); err != nil {
+	if err := CheckSlug(ws.Slug); err != nil {
 		return nil, err
 	}
 	if ws.Devrites != "" {
 		if legacy := filepath.Join(ws.Devrites, "features", ws.Slug); dirExists(legacy) {
-			return nil, mdstore.WithHint(mdstore.Errorf(ErrExists, "%s already exists", legacy), "the workspace exists under the older features/ name; use it as it is")
+			return nil, WithHint(Errorf(ErrExists, "%s already exists", legacy), "the workspace exists under the older features/ name; use it as it is")
 		}
 	}
 	exists := func() error {
-		return mdstore.WithHint(mdstore.Errorf(ErrExists, "%s already exists", ws.Dir), "init never overwrites; pick another slug, or use the workspace as it is")
+		return WithHint(Errorf(ErrExists, "%s already exists", ws.Dir), "init never overwrites; pick another slug, or use the workspace as it is")
 	}
 	// An empty directory is refused too: rename would replace it.
 	if _, err := os.Lstat(ws.Dir); err == nil {
@@ -108,14 +107,14 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 		"",
 	}, "\n")
 	files := []struct{ name, body string }{
-		{mdstore.QuestionsFile, "# Questions\n"},
-		{mdstore.DecisionsFile, "# Decisions\n"},
-		{mdstore.StateFile, state},
-		{mdstore.LockFile, ""},
+		{QuestionsFile, "# Questions\n"},
+		{DecisionsFile, "# Decisions\n"},
+		{StateFile, state},
+		{LockFile, ""},
 		{".gitignore", gitignore},
 	}
 	for _, f := range files {
-		if err := writeFile(filepath.Join(tmp, f.name), []byte(f.body)); err != nil {
+		if err := initWrite(filepath.Join(tmp, f.name), []byte(f.body)); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +128,7 @@ func Init(loc mdstore.Locator, slug string, now time.Time) (*mdstore.Workspace, 
 	// the temporary name, which is free again, and removed with it.
 	err = syncDirs(append([]string{filepath.Dir(ws.Dir)}, parents(made)...))
 	if err == nil && ws.Devrites != "" {
-		err = writeFile(filepath.Join(ws.Devrites, "ACTIVE"), []byte(ws.Slug+"\n"))
+		err = initWrite(filepath.Join(ws.Devrites, "ACTIVE"), []byte(ws.Slug+"\n"))
 	}
 	if err != nil {
 		if rerr := os.Rename(ws.Dir, tmp); rerr != nil {
@@ -221,9 +220,9 @@ func syncDirs(dirs []string) error {
 	return nil
 }
 
-// initTemps returns the paths of the directories that inits of ws's slug
+// InitTemps returns the paths of the directories that inits of ws's slug
 // left beside it when they were killed before renaming them into place.
-func initTemps(ws *mdstore.Workspace) ([]string, error) {
+func InitTemps(ws *Workspace) ([]string, error) {
 	parent := filepath.Dir(ws.Dir)
 	ents, err := os.ReadDir(parent)
 	if err != nil {
