@@ -17,7 +17,7 @@ import (
 //	go test ./hook -run '^$' -bench Handle
 func BenchmarkHandle(b *testing.B) {
 	dir := b.TempDir()
-	ws, err := engine.Init(mdstore.Locator{Dir: dir}, "pay", clock)
+	ws, err := mdstore.Init(mdstore.Locator{Dir: dir}, "pay", clock)
 	if err != nil {
 		b.Fatal(err)
 	}

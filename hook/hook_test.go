@@ -29,7 +29,7 @@ func project(t *testing.T, state string) string {
 	if state == "none" {
 		return dir
 	}
-	ws, err := engine.Init(mdstore.Locator{Dir: dir}, "pay", clock)
+	ws, err := mdstore.Init(mdstore.Locator{Dir: dir}, "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func newProject(t *testing.T) *project {
 func newProjectAt(t *testing.T, locator func(dir string) mdstore.Locator) *project {
 	t.Helper()
 	dir := t.TempDir()
-	ws, err := engine.Init(locator(dir), "pay", clock)
+	ws, err := mdstore.Init(locator(dir), "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ on_overdue:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := engine.Init(mdstore.Locator{Root: filepath.Dir(p.devrites)}, "ops", clock)
+	ops, err := mdstore.Init(mdstore.Locator{Root: filepath.Dir(p.devrites)}, "ops", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

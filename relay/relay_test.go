@@ -35,7 +35,7 @@ type project struct {
 func newProject(t testing.TB) *project {
 	t.Helper()
 	dir := t.TempDir()
-	ws, err := engine.Init(mdstore.Locator{Root: dir}, "pay", clock)
+	ws, err := mdstore.Init(mdstore.Locator{Root: dir}, "pay", clock)
 	if err != nil {
 		t.Fatal(err)
 	}

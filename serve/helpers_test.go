@@ -42,7 +42,7 @@ func newProject(t *testing.T, slugs ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, slug := range slugs {
-		if _, err := engine.Init(mdstore.Locator{Root: dir}, slug, raisedAt); err != nil {
+		if _, err := mdstore.Init(mdstore.Locator{Root: dir}, slug, raisedAt); err != nil {
 			t.Fatal(err)
 		}
 	}

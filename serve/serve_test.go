@@ -579,7 +579,7 @@ func TestProjects(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(b, ".devrites", "features"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := engine.Init(mdstore.Locator{Root: b}, "pay", raisedAt); err != nil {
+	if _, err := mdstore.Init(mdstore.Locator{Root: b}, "pay", raisedAt); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(filepath.Join(b, ".devrites", "work", "pay"), filepath.Join(b, ".devrites", "features", "pay")); err != nil {
