@@ -18,28 +18,36 @@ import (
 // and no decision has. --fix never adds or removes a signature: only a
 // person's key makes one.
 
-// checkSignatures checks every final question's signature.
+// checkSignatures checks every final question's signature. A block is
+// first looked at through two fields and its decision's signature: it is
+// read as a Question only when a signature, signed_by or a
+// require-signature rule concerns it.
 func (d *checkup) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
 	var sigs map[string]string // by entry title, read once
+	rules := d.e.Rules.Requires()
 	for _, b := range w.questions.Blocks() {
 		if b.Row() {
 			continue
 		}
-		q := fromBlock(b, d.e.Now())
-		if q.Status == StatusOpen || q.Status == "" {
+		v, _ := b.Peek("status", "signedby")
+		if v[0] == StatusOpen || v[0] == "" {
 			continue
 		}
-		required := d.e.RequiresSignature(q) != nil
 		if sigs == nil {
 			sigs = map[string]string{}
 			for _, e := range d.ledgerOf(w.decisions) {
-				if v := e.Value(FieldSignature); v != "" {
-					sigs[e.QID] = v
+				if sig, _ := e.Peek(FieldSignature); sig[0] != "" {
+					sigs[e.QID] = sig[0]
 				}
 			}
 		}
-		sig := sigs[decisionHeading(q.QID, q.Status)]
+		sig := sigs[decisionHeading(b.QID, v[0])]
+		if sig == "" && v[1] == "" && !rules {
+			continue
+		}
+		q := fromBlock(b, d.e.Now())
+		required := d.e.RequiresSignature(q) != nil
 		if sig == "" && q.SignedBy == "" && !required {
 			continue
 		}
