@@ -255,10 +255,13 @@ func (ws *Workspace) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	var b bytes.Buffer
+	// One allocation of the file's size: memory fresh from the system is
+	// not cleared first, as a buffer grown from nothing would be.
+	size := 0
 	if fi, err := fh.Stat(); err == nil {
-		b.Grow(int(fi.Size()) + 4096)
+		size = int(fi.Size())
 	}
+	b := bytes.NewBuffer(make([]byte, 0, size+4096))
 	if _, err := b.ReadFrom(fh); err != nil {
 		return nil, err
 	}
