@@ -38,9 +38,18 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 	cmdFlags := []cli.Flag(nil)
 	subs := app.Commands
 	leaf := false
+	// One walk over the words: each is checked for UTF-8 where it is read.
 	for i := 1; i < len(args); i++ {
 		a := args[i]
+		if err := validWord(args, i, path); err != nil {
+			return nil, "", err
+		}
 		if a == "--" {
+			for j := i + 1; j < len(args); j++ {
+				if err := validWord(args, j, path); err != nil {
+					return nil, "", err
+				}
+			}
 			positional = append(positional, args[i+1:]...)
 			break
 		}
@@ -75,6 +84,9 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 				if i+1 >= len(args) {
 					return nil, "", usageAt(path, mdstore.Errorf(errUsage, "flag --%s needs a value", strings.TrimLeft(name, "-")))
 				}
+				if err := validWord(args, i+1, path); err != nil {
+					return nil, "", err
+				}
 				take = append(take, args[i+1])
 				i++
 			}
@@ -98,17 +110,6 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 		}
 		positional = append(positional, a)
 	}
-	for i, a := range args {
-		if !utf8.ValidString(a) {
-			what := fmt.Sprintf("argument %d", i)
-			if i > 1 && args[i-1] != "--" && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") {
-				what = "the value of " + args[i-1]
-			} else if strings.HasPrefix(a, "-") {
-				what, _, _ = strings.Cut(a, "=")
-			}
-			return nil, "", usageAt(path, mdstore.Errorf(errUsage, "%s is not valid UTF-8", what))
-		}
-	}
 	out := append([]string{args[0]}, globals...)
 	out = append(out, path...)
 	out = append(out, flags...)
@@ -117,6 +118,22 @@ func normalizeArgs(app *cli.App, args []string) (_ []string, cmd string, _ error
 		out = append(out, positional...)
 	}
 	return out, strings.Join(path, " "), nil
+}
+
+// validWord refuses args[i] when it is not valid UTF-8, naming it as the
+// person typed it: a flag, the value of the flag before it, or its place.
+func validWord(args []string, i int, path []string) error {
+	a := args[i]
+	if utf8.ValidString(a) {
+		return nil
+	}
+	what := fmt.Sprintf("argument %d", i)
+	if i > 1 && args[i-1] != "--" && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") {
+		what = "the value of " + args[i-1]
+	} else if strings.HasPrefix(a, "-") {
+		what, _, _ = strings.Cut(a, "=")
+	}
+	return usageAt(path, mdstore.Errorf(errUsage, "%s is not valid UTF-8", what))
 }
 
 // trailing reports whether rest, from a global flag after the text of a
