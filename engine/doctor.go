@@ -34,14 +34,14 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 	if err != nil {
 		return nil, err
 	}
-	d := e.checkup(false, nil)
+	d := newCheckup(e)
 	d.Templates(e.Templates, e.ConfigErr())
 	global := d.Findings
 
 	// Each run of the transaction checks (and repairs) with a doctor of its
 	// own, so that a run repeated on newer files reports only what it saw.
 	run, err := mdstore.Transact(ctx, ws, lockTimeout, func(tx *mdstore.Tx) (*checkup, error) {
-		d := e.checkup(false, nil)
+		d := newCheckup(e)
 		d.Findings = slices.Clone(global)
 		w, err := d.load(tx.ReadOptional)
 		if err != nil {
@@ -91,25 +91,20 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 }
 
 // checkup is one run of doctor's checks on the engine's workspace: the
-// checks of the files themselves (doctor.Checker) and those that need the
-// engine (drift, identity, ledgers, signatures), and --fix's repairs.
+// checks of the files themselves (doctor.Checker, with the engine's
+// routing check) and those that need the engine (drift, identity,
+// ledgers, signatures), and --fix's repairs.
 type checkup struct {
-	doctor.Checker
-	scan *scan // the write guard's scan of questions.md (ErrorsOnly)
-	e    *Engine
+	*doctor.Checker
+	e *Engine
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
 }
 
-// checkup starts a run of the checks; errorsOnly for the write guard.
-func (e *Engine) checkup(errorsOnly bool, sc *scan) *checkup {
-	d := &checkup{e: e, scan: sc}
-	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, mdstore.SchemaVersion, d.checkRouting, e.WS
-	if sc != nil {
-		d.Unclean = sc.unclean
-	}
-	return d
+// newCheckup starts a run of the checks.
+func newCheckup(e *Engine) *checkup {
+	return &checkup{Checker: e.Checker(), e: e}
 }
 
 // checkState checks state.md (doctor.Checker.State); a missing or refused
