@@ -76,7 +76,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		}
 		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "lock", File: mdstore.LockFile,
 			Problem: "held by " + holder + " for longer than the lock timeout (" + lockTimeout.String() + ")", Mend: mend})
-		w, lerr := d.load(d.e.readUnlocked)
+		w, lerr := d.load(d.e.ReadUnlocked)
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -110,7 +110,7 @@ func newCheckup(e *Engine) *checkup {
 // checkState checks state.md (doctor.Checker.State); a missing or refused
 // one is not repaired.
 func (d *checkup) checkState(w *wsFiles) {
-	if !w.hasState || d.State(w.state, w.origState) {
+	if !w.hasState || d.State(w.State, w.origState) {
 		w.refused = true
 	}
 }
@@ -118,7 +118,7 @@ func (d *checkup) checkState(w *wsFiles) {
 // checkQuestions checks questions.md (doctor.Checker.Questions).
 func (d *checkup) checkQuestions(w *wsFiles) {
 	if w.hasQ {
-		d.Questions(w.questions, w.origQ, w.refused)
+		d.Questions(w.Questions, w.origQ, w.refused)
 	}
 }
 
@@ -171,7 +171,7 @@ func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error
 		return nil, err
 	}
 	if w.hasState {
-		w.state = mdstore.ParseState(w.origState)
+		w.State = mdstore.ParseState(w.origState)
 	}
 	w.origQ, w.hasQ, err = usable(mdstore.QuestionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no question has been raised here",
@@ -179,8 +179,8 @@ func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error
 	if err != nil {
 		return nil, err
 	}
-	w.questions = mdstore.ParseQuestions(w.origQ)
-	w.decisions, w.hasDec, err = usable(mdstore.DecisionsFile, doctor.Finding{Severity: doctor.SevWarning,
+	w.Questions = mdstore.ParseQuestions(w.origQ)
+	w.Decisions, w.HasDec, err = usable(mdstore.DecisionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no decision has been recorded here",
 		Mend:    "nothing to do if that is so (the first resolution creates it); else restore it from version control"})
 	if err != nil {
@@ -209,13 +209,13 @@ func (d *checkup) holdCursor(w *wsFiles) string {
 // at commit (not a copy of each file).
 func (w *wsFiles) stage(tx *mdstore.Tx) {
 	if w.dirtyQ {
-		tx.WriteContent(mdstore.QuestionsFile, w.questions)
+		tx.WriteContent(mdstore.QuestionsFile, w.Questions)
 	}
 	if w.dirtyS {
-		tx.WriteContent(mdstore.StateFile, w.state)
+		tx.WriteContent(mdstore.StateFile, w.State)
 	}
 	if w.dirtyDec {
-		tx.Write(mdstore.DecisionsFile, w.decisions)
+		tx.Write(mdstore.DecisionsFile, w.Decisions)
 	}
 }
 

@@ -26,7 +26,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
 	var sigs map[string]string // by entry title, read once
 	rules := d.e.Rules.Requires()
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		if b.Row() {
 			continue
 		}
@@ -36,17 +36,17 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 		}
 		if sigs == nil {
 			sigs = map[string]string{}
-			for _, e := range d.ledgerOf(w.decisions) {
+			for _, e := range d.ledgerOf(w.Decisions) {
 				if sig, _ := e.Peek(FieldSignature); sig[0] != "" {
 					sigs[e.QID] = sig[0]
 				}
 			}
 		}
-		sig := sigs[decisionHeading(b.QID, v[0])]
+		sig := sigs[DecisionHeading(b.QID, v[0])]
 		if sig == "" && v[1] == "" && !rules {
 			continue
 		}
-		q := fromBlock(b, d.e.Now())
+		q := FromBlock(b, d.e.Now())
 		required := d.e.RequiresSignature(q) != nil
 		if sig == "" && q.SignedBy == "" && !required {
 			continue
@@ -81,7 +81,7 @@ func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bo
 		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: problem, Mend: signAgain}))
 		return
 	}
-	signed, err := verifyStatement(StatementOf(d.e.WS.Slug, q), sig, allowed)
+	signed, err := VerifyStatement(StatementOf(d.e.WS.Slug, q), sig, allowed)
 	switch {
 	case errors.Is(err, sign.ErrNotAllowed):
 		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: q.QID + ": " + err.Error(),
@@ -102,8 +102,8 @@ func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bo
 // (its copy of the answer, choice, answered_by and answered_at); else "".
 func (d *checkup) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.Allowed) string {
 	var entry *mdstore.Block
-	for _, b := range d.ledgerOf(w.decisions) {
-		if b.QID == decisionHeading(q.QID, q.Status) {
+	for _, b := range d.ledgerOf(w.Decisions) {
+		if b.QID == DecisionHeading(q.QID, q.Status) {
 			entry = b
 		}
 	}
@@ -114,10 +114,10 @@ func (d *checkup) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.A
 	if v, ok := entry.Get("answer"); ok {
 		was.Answer = &v
 	}
-	was.Choice = atoi(entry.Value("choice"))
+	was.Choice = Atoi(entry.Value("choice"))
 	was.AnsweredBy, was.AnsweredAt = entry.Value("answered_by"), entry.Value("answered_at")
 	signedSt := StatementOf(d.e.WS.Slug, was)
-	if _, err := verifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {
+	if _, err := VerifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {
 		return " (the question, its options or the decision entry changed too)"
 	}
 	diff := signedSt.Differs(StatementOf(d.e.WS.Slug, q))

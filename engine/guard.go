@@ -30,10 +30,10 @@ func (e *Engine) readableState(w *wsFiles) error {
 	c := e.Checker()
 	c.ErrorsOnly = true
 	if w.hasState {
-		c.State(w.state, w.origState)
+		c.State(w.State, w.origState)
 	}
-	if w.hasDec {
-		c.Markers(mdstore.DecisionsFile, w.decisions)
+	if w.HasDec {
+		c.Markers(mdstore.DecisionsFile, w.Decisions)
 	}
 	return e.refusal(c)
 }
@@ -45,7 +45,7 @@ func (e *Engine) readableQuestions(w *wsFiles, sc *scan) error {
 	c := e.Checker()
 	c.ErrorsOnly, c.Unclean = true, sc.unclean
 	if w.hasQ {
-		c.Questions(w.questions, w.origQ, false)
+		c.Questions(w.Questions, w.origQ, false)
 	}
 	routingErrors(c, w, sc)
 	return e.refusal(c)

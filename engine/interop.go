@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -29,12 +30,23 @@ func raisedByEngine(b *mdstore.Block) bool {
 	return true
 }
 
-// mayHaveInterrupted reports whether b can be what a pausing raise
+// pausing reports whether an open block waits for a person: provisional
+// validating questions are open but let the agent proceed.
+func pausing(b *mdstore.Block) bool {
+	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
+	if v[0] != StatusOpen {
+		return false
+	}
+	p := strings.TrimSpace(v[1])
+	return p == "" || p == "0" || p == "false"
+}
+
+// MayHaveInterrupted reports whether b can be what a pausing raise
 // interrupted before state.md was written leaves: an open blocking or
 // escalating question the engine raised, not provisional. It is, when
-// state.md nowhere names it (readDrift). Questions the engine did not
+// state.md nowhere names it (doctor's drift check, the checkup package). Questions the engine did not
 // raise, and advisory or validating ones, never pause.
-func mayHaveInterrupted(b *mdstore.Block) bool {
+func MayHaveInterrupted(b *mdstore.Block) bool {
 	if !pausing(b) || !raisedByEngine(b) {
 		return false
 	}

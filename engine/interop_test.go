@@ -49,7 +49,7 @@ func TestFromBlockDevRites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.qid, func(t *testing.T) {
-			q := fromBlock(qs.Find(tt.qid), now)
+			q := FromBlock(qs.Find(tt.qid), now)
 			if q.Gate != tt.gate || q.SLA != tt.sla || q.Overdue != tt.overdue {
 				t.Errorf("got gate %q, sla %q, overdue %v; want %q, %q, %v", q.Gate, q.SLA, q.Overdue, tt.gate, tt.sla, tt.overdue)
 			}
