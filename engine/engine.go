@@ -103,18 +103,12 @@ type Files struct {
 	HasDec    bool
 }
 
-// wsFiles is the workspace as doctor reads and repairs it.
+// wsFiles is the workspace as load read it: the parse, and the bytes it
+// was parsed from.
 type wsFiles struct {
 	Files
 	hasState, hasQ   bool
 	origQ, origState []byte
-	refused          bool // schema too new or unreadable: nothing is repaired
-	// held says why the cursor must not be reconciled from questions.md
-	// (it is missing, or one of the two files has errors of its own);
-	// "" when it may be.
-	held           string
-	dirtyQ, dirtyS bool
-	dirtyDec       bool
 }
 
 // Follow corrects f's references by identity and restores lost pauses, as
@@ -122,15 +116,6 @@ type wsFiles struct {
 // did, in order: nothing when every reference names its own question and
 // no pause was lost.
 func (e *Engine) Follow(f *Files) []Correction { return e.follow(f, scanBlocks(f.Questions)) }
-
-// stateBytes is state.md as it stands: the bytes read, not a copy, unless
-// a repair has changed it.
-func (w *wsFiles) stateBytes() []byte {
-	if w.State.Equal(w.origState) {
-		return w.origState
-	}
-	return w.State.Bytes()
-}
 
 // checkState refuses state.md files the binary does not understand.
 func checkState(path string, s *mdstore.State) error {

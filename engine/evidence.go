@@ -14,7 +14,7 @@ import (
 // record. A block that says final with neither behind it is never taken
 // for a person's decision: a raise does not move the pause off it
 // (person.go), and doctor --fix neither appends its decision nor moves
-// state.md on from it (the checkup package).
+// state.md on from it (checkup/evidence.go).
 
 // NoRecord is the problem of a final block without evidence, in every
 // message that reports one: it says what a person does about it.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
@@ -44,42 +43,13 @@ func pausing(b *mdstore.Block) bool {
 // MayHaveInterrupted reports whether b can be what a pausing raise
 // interrupted before state.md was written leaves: an open blocking or
 // escalating question the engine raised, not provisional. It is, when
-// state.md nowhere names it (doctor's drift check, the checkup package). Questions the engine did not
-// raise, and advisory or validating ones, never pause.
+// state.md nowhere names it (doctor's drift check, checkup/drift.go).
+// Questions the engine did not raise, and advisory or validating ones,
+// never pause.
 func MayHaveInterrupted(b *mdstore.Block) bool {
 	if !pausing(b) || !raisedByEngine(b) {
 		return false
 	}
 	g := b.Value("gate")
 	return g == "blocking" || g == "escalating"
-}
-
-// mentions reports whether text names id as a word: "q-2026-11-29-001" is
-// not named by "q-2026-11-29-0012".
-func mentions(text []byte, id string) bool {
-	for i := 0; ; {
-		j := bytes.Index(text[i:], []byte(id))
-		if j < 0 {
-			return false
-		}
-		at, end := i+j, i+j+len(id)
-		if (at == 0 || !idByte(text[at-1])) && (end == len(text) || !idByte(text[end])) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
-func idByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
-
-// anyOpen reports whether any question is open.
-func anyOpen(qs *mdstore.Questions) bool {
-	for _, b := range qs.Blocks() {
-		if b.Value("status") == StatusOpen {
-			return true
-		}
-	}
-	return false
 }

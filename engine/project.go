@@ -132,7 +132,7 @@ func Locate(devrites, id string) []*mdstore.Workspace {
 }
 
 // Later is, of the workspaces found holding the question id, the one whose
-// question doctor --fix renumbers (doctor_project.go): raised last, else
+// question doctor --fix renumbers (checkup/project.go): raised last, else
 // the last by slug; nil when there is no such choice.
 func Later(found []*mdstore.Workspace, id string) *mdstore.Workspace {
 	var later *mdstore.Workspace

@@ -1,10 +1,11 @@
-package engine
+package checkup
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -26,7 +27,7 @@ var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by"
 func recordedDecisions(ledger []*mdstore.Block) map[string]int {
 	out := make(map[string]int, len(ledger))
 	for i, e := range ledger {
-		if r := RecordOf(e); r.ID != "" {
+		if r := engine.RecordOf(e); r.ID != "" {
 			out[r.ID] = i
 		}
 	}
@@ -36,7 +37,7 @@ func recordedDecisions(ledger []*mdstore.Block) map[string]int {
 // reverted is a question whose block disagrees with its recorded decision:
 // open (block set) or missing (block nil).
 type reverted struct {
-	Record
+	engine.Record
 	block *mdstore.Block
 }
 
@@ -56,7 +57,7 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !RecordOf(ledger[i]).SameQuestion(b) {
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != engine.StatusOpen || !engine.RecordOf(ledger[i]).SameQuestion(b) {
 			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
@@ -64,7 +65,7 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 	}
 	out := make([]reverted, 0, len(rec))
 	for id, i := range rec {
-		out = append(out, reverted{RecordOf(ledger[i]), found[id]})
+		out = append(out, reverted{engine.RecordOf(ledger[i]), found[id]})
 	}
 	slices.SortFunc(out, func(a, b reverted) int { return a.Line - b.Line })
 	return out
@@ -77,7 +78,7 @@ func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
 	if id == "" || w.Questions.Find(id) != nil {
 		return ""
 	}
-	if _, ok := LastRecord(ledger, id); ok {
+	if _, ok := engine.LastRecord(ledger, id); ok {
 		return ""
 	}
 	return id
@@ -135,11 +136,11 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		w.dirtyQ = true
 		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.Questions.Find(r.ID).Line(), Did: did})
 	}
-	if _, blocked := StopReason(w.State); blocked {
+	if _, blocked := engine.StopReason(w.State); blocked {
 		return nil // a stop: doctor does not move it (see reconcile)
 	}
 	if id := vanishedAwaited(w, ledger); id != "" {
-		kvs := []mdstore.KV{{Key: "status", Value: StatusOpen}}
+		kvs := []mdstore.KV{{Key: "status", Value: engine.StatusOpen}}
 		if v, ok := w.State.Get("active_slice"); ok {
 			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})
 		}

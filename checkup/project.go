@@ -1,10 +1,11 @@
-package engine
+package checkup
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -102,7 +103,7 @@ func (d *checkup) renumberShared(w *wsFiles) error {
 		}
 		s := shared[i]
 		old, line := s.block.QID, s.block.Line()
-		next, err := RenumberedID(&w.Files, old, others) // sharedQIDs keeps valid ids only
+		next, err := engine.RenumberedID(&w.Files, old, others) // sharedQIDs keeps valid ids only
 		if err != nil {
 			return err
 		}
@@ -114,7 +115,7 @@ func (d *checkup) renumberShared(w *wsFiles) error {
 		if w.State != nil && w.State.AwaitingQID() == old {
 			did += "; state.md now awaits " + next
 		}
-		state, decisions := FollowRenumbered(&w.Files, old, next)
+		state, decisions := engine.FollowRenumbered(&w.Files, old, next)
 		w.dirtyS = w.dirtyS || state
 		if decisions {
 			w.dirtyDec = true

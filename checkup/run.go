@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Doctor checks a workspace and, with fix, makes the repairs that cannot lose
+// Run checks a workspace and, with fix, makes the repairs that cannot lose
 // information, all in one transaction under the workspace lock:
 //   - state.md is reconciled from questions.md (the source of truth): a pause
 //     a crash lost is restored, a pause on a question that is no longer open
@@ -27,10 +28,10 @@ import (
 // does not guess at text a person wrote. The checks run under the lock so
 // that state.md and questions.md come from the same transaction. When the
 // lock cannot be had within the timeout, that is itself a finding, the files
-// are checked without it, nothing is repaired, and Doctor returns that report
+// are checked without it, nothing is repaired, and Run returns that report
 // together with the lock's error (which wraps mdstore.ErrBusy).
-func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*doctor.Report, error) {
-	e, err := Open(ws, now, lockTimeout, "doctor")
+func Run(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*doctor.Report, error) {
+	e, err := engine.Open(ws, now, lockTimeout, "doctor")
 	if err != nil {
 		return nil, err
 	}
@@ -96,14 +97,14 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 // ledgers, signatures), and --fix's repairs.
 type checkup struct {
 	*doctor.Checker
-	e *Engine
+	e *engine.Engine
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
 }
 
 // newCheckup starts a run of the checks.
-func newCheckup(e *Engine) *checkup {
+func newCheckup(e *engine.Engine) *checkup {
 	return &checkup{Checker: e.Checker(), e: e}
 }
 
@@ -187,6 +188,29 @@ func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error
 		return nil, err
 	}
 	return w, nil
+}
+
+// wsFiles is the workspace as doctor reads and repairs it.
+type wsFiles struct {
+	engine.Files
+	hasState, hasQ   bool
+	origQ, origState []byte
+	refused          bool // schema too new or unreadable: nothing is repaired
+	// held says why the cursor must not be reconciled from questions.md
+	// (it is missing, or one of the two files has errors of its own);
+	// "" when it may be.
+	held           string
+	dirtyQ, dirtyS bool
+	dirtyDec       bool
+}
+
+// stateBytes is state.md as it stands: the bytes read, not a copy, unless
+// a repair has changed it.
+func (w *wsFiles) stateBytes() []byte {
+	if w.State.Equal(w.origState) {
+		return w.origState
+	}
+	return w.State.Bytes()
 }
 
 // holdCursor says why drift must not be repaired: a cursor is reconciled

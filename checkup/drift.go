@@ -1,10 +1,12 @@
-package engine
+package checkup
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -41,7 +43,7 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 	}
 	var state []byte // read once, and only when a block may need it
 	for _, b := range w.Questions.Blocks() {
-		if b.Nth() > 0 || !MayHaveInterrupted(b) { // the first block of each qid
+		if b.Nth() > 0 || !engine.MayHaveInterrupted(b) { // the first block of each qid
 			continue
 		}
 		if state == nil {
@@ -51,7 +53,7 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}
-	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == StatusOpen {
+	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == engine.StatusOpen {
 		dr.target = b
 		return dr
 	}
@@ -106,7 +108,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 		d.Add(f)
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.Questions.Find(dr.awaited)):
 		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
-			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status"), NoRecord),
+			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status"), engine.NoRecord),
 			Mend:    "doctor does not move state.md on: nothing but questions.md says a person decided it"})
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
 		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status")))
@@ -138,7 +140,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 		if dr.target != nil && b.QID != dr.target.QID {
 			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
-				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.ResolveFlags(FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.ResolveFlags(engine.FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
 	}
 	return dr
@@ -169,7 +171,7 @@ func (d *checkup) reconcile(w *wsFiles) {
 	var did string
 	switch {
 	case dr.target != nil:
-		q := FromBlock(dr.target, d.e.Now())
+		q := engine.FromBlock(dr.target, d.e.Now())
 		// A raise interrupted after questions.md left state.md as it was,
 		// with no pause: complete it with the raise's own log line.
 		text := "raised " + q.QID + " (" + q.Gate + ")"
@@ -179,9 +181,9 @@ func (d *checkup) reconcile(w *wsFiles) {
 		d.e.Pause(f, q, text)
 		did = "state.md awaits " + q.QID + " (status awaiting_human)"
 	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil && d.unrecorded(w, w.Questions.Find(dr.awaited)):
-		return // doctor_evidence.go: never moved on from questions.md alone
+		return // evidence.go: never moved on from questions.md alone
 	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil:
-		q := FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
+		q := engine.FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
 		st := q.Status
 		d.e.ResolveState(f, q, st, true)
 		next, _ := w.State.Get("next_action")
@@ -196,4 +198,34 @@ func (d *checkup) reconcile(w *wsFiles) {
 	}
 	w.dirtyS = true
 	d.Repairs = append(d.Repairs, doctor.Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
+}
+
+// mentions reports whether text names id as a word: "q-2026-11-29-001" is
+// not named by "q-2026-11-29-0012".
+func mentions(text []byte, id string) bool {
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte(id))
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(id)
+		if (at == 0 || !idByte(text[at-1])) && (end == len(text) || !idByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// anyOpen reports whether any question is open.
+func anyOpen(qs *mdstore.Questions) bool {
+	for _, b := range qs.Blocks() {
+		if b.Value("status") == engine.StatusOpen {
+			return true
+		}
+	}
+	return false
 }

@@ -1,10 +1,11 @@
-package engine
+package checkup
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -18,9 +19,9 @@ func (d *checkup) checkDecisions(w *wsFiles) {
 	ledger := d.ledgerOf(w.Decisions) // read once for both checks, and for --fix's repairs
 	d.checkLedger(w, ledger)
 	for _, b := range missingDecisions(w, ledger) {
-		if !ResolutionLogged(w.State, b.QID, b.Value("status")) { // doctor_evidence.go
+		if !engine.ResolutionLogged(w.State, b.QID, b.Value("status")) { // evidence.go
 			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: mdstore.QuestionsFile, Line: b.Line(),
-				Problem: b.QID + " is " + b.Value("status") + " in questions.md, but " + NoRecord,
+				Problem: b.QID + " is " + b.Value("status") + " in questions.md, but " + engine.NoRecord,
 				Mend:    "doctor does not repair it: nothing but questions.md says a person decided it"})
 			continue
 		}
@@ -45,7 +46,7 @@ func missingDecisions(w *wsFiles, ledger []*mdstore.Block) []*mdstore.Block {
 	for _, b := range w.Questions.Blocks() {
 		v, found := b.Peek("status", "answeredby", "renumberedfrom") // every block: not kept
 		st := v[0]
-		if st == StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
+		if st == engine.StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
 			continue
 		}
 		if !found[1] {

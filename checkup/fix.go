@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -90,7 +91,7 @@ func (d *checkup) renumber(w *wsFiles) error {
 			return nil
 		}
 		old, line := b.QID, b.Line()
-		next, err := RenumberedID(&w.Files, old, others) // firstDuplicate returns valid ids only
+		next, err := engine.RenumberedID(&w.Files, old, others) // firstDuplicate returns valid ids only
 		if err != nil {
 			return err
 		}
@@ -100,7 +101,7 @@ func (d *checkup) renumber(w *wsFiles) error {
 		}
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + ")"
 		if isMeant && awaited == old {
-			Retarget(w.State, old, next)
+			engine.Retarget(w.State, old, next)
 			w.dirtyS = true
 			did += "; state.md now awaits " + next
 		}
@@ -123,14 +124,14 @@ func (d *checkup) meantBlock(w *wsFiles) int {
 	if len(same) < 2 {
 		return 0
 	}
-	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return OneLine(v) }
+	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return engine.OneLine(v) }
 	for _, b := range same {
-		if OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
+		if engine.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
 			return b.Line()
 		}
 	}
 	for _, b := range same {
-		if b.Value("status") == StatusOpen {
+		if b.Value("status") == engine.StatusOpen {
 			return b.Line()
 		}
 	}
@@ -165,7 +166,7 @@ func repeatedIDs(qs *mdstore.Questions) map[string]bool {
 
 func (d *checkup) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 	missing := slices.DeleteFunc(missingDecisions(w, ledger), func(b *mdstore.Block) bool {
-		return !ResolutionLogged(w.State, b.QID, b.Value("status")) // doctor_evidence.go: never invented
+		return !engine.ResolutionLogged(w.State, b.QID, b.Value("status")) // evidence.go: never invented
 	})
 	if len(missing) == 0 {
 		return

@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Doctor's side of follow (identity.go). Doctor reads the workspace as
+// Doctor's side of follow (engine.Follow). Doctor reads the workspace as
 // every command does, through follow: a reference a renumbering moved is
 // read as the question it means (the next write corrects it, and so does
 // --fix), and is not a finding; a pause that no pause holds is an error,
