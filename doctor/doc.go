@@ -10,7 +10,7 @@
 // before every write and refuses the write on an error; `devrites-engine
 // doctor` runs them whole, with the checks that need the engine (drift,
 // identity, decisions, the project's qids, signatures) and --fix's repairs
-// (engine/doctor*.go).
+// (the checkup package).
 // docs/doctor.md lists what is found and how it is mended.
 //
 // Guarantees:
@@ -25,6 +25,7 @@
 //
 // Limits:
 //   - The package does not import the engine: routing fields are checked
-//     through Checker.Routing, which the engine supplies, and whatever
-//     compares two files (drift, missing decisions) is the engine's.
+//     through Checker.Routing, which the engine supplies (Engine.Checker),
+//     and whatever compares two files (drift, missing decisions) is the
+//     checkup package's.
 package doctor

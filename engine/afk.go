@@ -92,7 +92,7 @@ func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	history := e.ofBreakpoint(f.questions, bp)
+	history := e.ofBreakpoint(f.Questions, bp)
 	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
 		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history, Rules: &e.Rules})}
 	x.WhenOverdue = e.OverdueText(Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp})
@@ -163,7 +163,7 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 		return nil, err
 	}
 	var q *Question
-	for x := range e.questions(f.questions, StatusOpen) {
+	for x := range e.questions(f.Questions, StatusOpen) {
 		if q == nil || x.RaisedAt >= q.RaisedAt {
 			q = &x
 		}

@@ -13,7 +13,7 @@ import (
 // questions show and the notify payload. It names the workspace and the
 // responder as ResolveCommand does.
 func (e *Engine) AlwaysApproveCommand(q Question) string {
-	return "devrites-engine state resolve --always " + e.resolveFlags(q) + pickFlag(q) + q.QID + " 1"
+	return "devrites-engine state resolve --always " + e.ResolveFlags(q) + pickFlag(q) + q.QID + " 1"
 }
 
 // AlwaysApproveOffer is the "always approve" line's text: where the rule
@@ -97,11 +97,11 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return Question{}, err
 		}
-		b, err := e.find(f.questions, id, "")
+		b, err := e.find(f.Questions, id, "")
 		if err != nil {
 			return Question{}, err
 		}
-		q := fromBlock(b, e.Now())
+		q := FromBlock(b, e.Now())
 		if err := e.alwaysRefusal(q, rules); err != nil {
 			return q, err
 		}

@@ -13,7 +13,7 @@
 //     person.go) is never resolved through an agent or a command line
 //     without a terminal; auto_approve_after counts only this machine's
 //     record of a person's picks (streak.go); doctor repairs a resolution
-//     only from its own Log line or decision record (doctor_evidence.go).
+//     only from its own Log line or decision record (evidence.go).
 //   - A rejection never abandons work: state.md's next_action becomes the
 //     re-scope command carrying the qid and its feedback.
 //   - Resolving is idempotent: the same resolution again succeeds and
@@ -38,7 +38,7 @@
 //
 // Where things are (one line per file; tests sit beside them):
 //
-//	engine.go         Engine, Open, the transaction (transact, within) and its file set (files, wsFiles)
+//	engine.go         Engine, Open, the transaction (transact, within) and its file set (Files, wsFiles)
 //	errors.go         sentinel errors, remedies and their stable kinds (KindOf)
 //	question.go       Question, statuses, options, SLA checks; a block read as a Question
 //	scan.go           the transaction's one scan of the blocks' fields
@@ -59,7 +59,7 @@
 //	route.go          routing: responders, strategies, who may answer
 //	route_outcome.go  what the responses to a routed question decide
 //	respond.go        one responder's answer to a routed question
-//	route_doctor.go   the check of routing fields doctor.Checker calls (Routing)
+//	route_doctor.go   Checker: doctor.Checker with the engine's check of routing fields (Routing)
 //	pauses.go         the awaited question and those queued behind it
 //	stop.go           state stop and state resume
 //	rescope.go        re-scopes owed after a rejection, and state rescoped
@@ -73,17 +73,17 @@
 //	nextqid.go        the id of the next question
 //	project.go        the project's workspaces and its raise lock
 //	interop.go        what DevRites workspaces write that the engine reads
+//	evidence.go       a resolution's evidence: its Log line, its decision in decisions.md
 //	recovery.go       the recovery ledger: failures, resolver resume
 //	signing.go        signed decisions: what holds the agent, what counts
 //	signing_cmd.go    sign <qid>: the statement and the signature
 //	tasks.go          tasks.md beside the workspace
-//	doctor.go         Doctor: one run (checkup) of the doctor package's checks and
-//	                  the engine's: drift, identity, decisions and their ledger,
-//	                  the project's qids, init's leftovers, signatures
-//	                  (doctor_*.go), and --fix's repairs (doctor_fix.go)
 //
 // Packages beside it: config (loading and trust checks of the AFK file,
 // notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the
-// files themselves, which the guard and Doctor run), mdstore (the files, the lock,
-// the transaction), qid, notify, recovery, claims, trust, caplink.
+// files themselves, which the guard and doctor's run use), checkup
+// (doctor's run: doctor's checks and those that need the engine, and
+// --fix's repairs; it imports engine, never the reverse), mdstore (the
+// files, the lock, the transaction), qid, notify, recovery, claims,
+// trust, caplink.
 package engine

@@ -90,36 +90,32 @@ func (e *Engine) ConfigErr() error { return e.configErr }
 
 func (e *Engine) timestamp() string { return qid.Timestamp(e.Now()) }
 
-// files is the parsed workspace inside a transaction or a read.
-type files struct {
-	state     *mdstore.State
-	questions *mdstore.Questions
-	decisions []byte
-	hasDec    bool
+// Files is the parsed workspace inside a transaction or a read: state.md
+// and questions.md parsed, decisions.md's bytes, and HasDec, whether
+// decisions.md is there. A write changes them in place and the transaction
+// writes them out at commit; decisions.md's bytes are replaced or appended
+// to, never changed in place, so bytes read before a change still hold
+// what was read.
+type Files struct {
+	State     *mdstore.State
+	Questions *mdstore.Questions
+	Decisions []byte
+	HasDec    bool
 }
 
-// wsFiles is the workspace as doctor reads and repairs it.
+// wsFiles is the workspace as load read it: the parse, and the bytes it
+// was parsed from.
 type wsFiles struct {
-	files
+	Files
 	hasState, hasQ   bool
 	origQ, origState []byte
-	refused          bool // schema too new or unreadable: nothing is repaired
-	// held says why the cursor must not be reconciled from questions.md
-	// (it is missing, or one of the two files has errors of its own);
-	// "" when it may be.
-	held           string
-	dirtyQ, dirtyS bool
-	dirtyDec       bool
 }
 
-// stateBytes is state.md as it stands: the bytes read, not a copy, unless
-// a repair has changed it.
-func (w *wsFiles) stateBytes() []byte {
-	if w.state.Equal(w.origState) {
-		return w.origState
-	}
-	return w.state.Bytes()
-}
+// Follow corrects f's references by identity and restores lost pauses, as
+// every command's read does (follow, identity.go), and returns what it
+// did, in order: nothing when every reference names its own question and
+// no pause was lost.
+func (e *Engine) Follow(f *Files) []Correction { return e.follow(f, scanBlocks(f.Questions)) }
 
 // checkState refuses state.md files the binary does not understand.
 func checkState(path string, s *mdstore.State) error {
@@ -134,9 +130,10 @@ func checkState(path string, s *mdstore.State) error {
 	return nil
 }
 
-// readUnlocked reads a workspace file without the lock; a missing one is
-// absent, not an error.
-func (e *Engine) readUnlocked(name string) ([]byte, bool, error) {
+// ReadUnlocked reads a workspace file without the lock; a missing one is
+// absent (false), not an error. Reads outside a transaction: two files
+// read so may come from two different ones.
+func (e *Engine) ReadUnlocked(name string) ([]byte, bool, error) {
 	b, err := e.WS.ReadFile(name)
 	if isMissing(err) {
 		return nil, false, nil
@@ -146,13 +143,13 @@ func (e *Engine) readUnlocked(name string) ([]byte, bool, error) {
 
 // read loads the workspace without the lock, for read-only commands (which
 // do not need decisions.md).
-func (e *Engine) read() (*files, error) {
-	w, err := e.load(e.readUnlocked, false)
+func (e *Engine) read() (*Files, error) {
+	w, err := e.load(e.ReadUnlocked, false)
 	if err != nil {
 		return nil, err
 	}
-	f := w.files                          // not &w.files, which would keep the bytes read for a write too
-	e.follow(&f, scanBlocks(f.questions)) // what the next write corrects, a read sees already
+	f := w.Files                          // not &w.Files, which would keep the bytes read for a write too
+	e.follow(&f, scanBlocks(f.Questions)) // what the next write corrects, a read sees already
 	return &f, nil
 }
 
@@ -168,8 +165,8 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	if !ok {
 		return nil, mdstore.Errorf(mdstore.ErrMissing, "%s: missing", e.WS.Path(mdstore.StateFile)).Fix(mdstore.RunDoctor, "")
 	}
-	w := &wsFiles{hasState: true, origState: sb, files: files{state: mdstore.ParseState(sb)}}
-	if err := checkState(e.WS.Path(mdstore.StateFile), w.state); err != nil {
+	w := &wsFiles{hasState: true, origState: sb, Files: Files{State: mdstore.ParseState(sb)}}
+	if err := checkState(e.WS.Path(mdstore.StateFile), w.State); err != nil {
 		return nil, err
 	}
 	origQ, hasQ, err := read(mdstore.QuestionsFile)
@@ -179,13 +176,13 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 	if w.origQ, w.hasQ = origQ, hasQ; !hasQ {
 		w.origQ = []byte("# Questions\n")
 	}
-	w.questions = mdstore.ParseQuestions(w.origQ)
+	w.Questions = mdstore.ParseQuestions(w.origQ)
 	if decisions {
-		if w.decisions, w.hasDec, err = read(mdstore.DecisionsFile); err != nil {
+		if w.Decisions, w.HasDec, err = read(mdstore.DecisionsFile); err != nil {
 			return nil, err
 		}
-		if !w.hasDec {
-			w.decisions = []byte("# Decisions\n")
+		if !w.HasDec {
+			w.Decisions = []byte("# Decisions\n")
 		}
 	}
 	return w, nil
@@ -196,13 +193,13 @@ func (e *Engine) load(read func(string) ([]byte, bool, error), decisions bool) (
 // given (mdstore.Transact may run it again on newer ones): it changes them
 // and returns its result, and keeps nothing else. questions.md and
 // decisions.md are created when missing.
-func transact[T any](ctx context.Context, e *Engine, fn func(*files) (T, error)) (T, error) {
+func transact[T any](ctx context.Context, e *Engine, fn func(*Files) (T, error)) (T, error) {
 	return mdstore.Transact(ctx, e.WS, e.LockTimeout, func(tx *mdstore.Tx) (T, error) { return within(e, tx, fn) })
 }
 
 // within is transact's work inside a transaction that is already open, for
 // callers that change other files of the workspace in the same one.
-func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, error) {
+func within[T any](e *Engine, tx *mdstore.Tx, fn func(*Files) (T, error)) (T, error) {
 	var zero T
 	if e.configErr != nil {
 		return zero, e.configErr
@@ -213,22 +210,22 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*files) (T, error)) (T, er
 	}
 	// One scan of the blocks serves the guard and follow. The guard runs
 	// before the edit: a refusal writes nothing.
-	sc := scanBlocks(w.questions)
+	sc := scanBlocks(w.Questions)
 	if err := e.readable(w, sc); err != nil {
 		return zero, err
 	}
-	f := &w.files
+	f := &w.Files
 	e.follow(f, sc)
 	v, err := fn(f)
 	if err != nil {
 		return zero, err
 	}
-	if w.hasQ || len(f.questions.Blocks()) > 0 {
-		tx.WriteContent(mdstore.QuestionsFile, f.questions)
+	if w.hasQ || len(f.Questions.Blocks()) > 0 {
+		tx.WriteContent(mdstore.QuestionsFile, f.Questions)
 	}
-	tx.WriteContent(mdstore.StateFile, f.state)
-	if f.hasDec || string(f.decisions) != "# Decisions\n" {
-		tx.Write(mdstore.DecisionsFile, f.decisions)
+	tx.WriteContent(mdstore.StateFile, f.State)
+	if f.HasDec || string(f.Decisions) != "# Decisions\n" {
+		tx.Write(mdstore.DecisionsFile, f.Decisions)
 	}
 	return v, nil
 }
@@ -249,7 +246,7 @@ func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Questi
 				b.Release() // a register row's cells are read to peek
 				continue
 			}
-			q := fromBlock(b, now)
+			q := FromBlock(b, now)
 			q = e.described(q, isContested(q, set))
 			b.Release()
 			if !yield(q) {
@@ -272,7 +269,7 @@ func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []Question {
 		if !b.Holds("breakpoint", bp) {
 			continue
 		}
-		if q := fromBlock(b, now); q.Breakpoint == bp {
+		if q := FromBlock(b, now); q.Breakpoint == bp {
 			out = append(out, q)
 		}
 	}

@@ -27,29 +27,37 @@ func (e *Engine) readable(w *wsFiles, sc *scan) error {
 // of decisions.md's text (conflict markers a merge left: a write through
 // them would settle the merge by accident).
 func (e *Engine) readableState(w *wsFiles) error {
-	d := e.checkup(true, nil)
-	d.checkState(w)
-	if w.hasDec {
-		d.Markers(mdstore.DecisionsFile, w.decisions)
+	c := e.Checker()
+	c.ErrorsOnly = true
+	if w.hasState {
+		c.State(w.State, w.origState)
 	}
-	return d.refusal()
+	if w.HasDec {
+		c.Markers(mdstore.DecisionsFile, w.Decisions)
+	}
+	return e.refusal(c)
 }
 
-// readableQuestions is readable's check of questions.md.
+// readableQuestions is readable's check of questions.md, of the blocks sc
+// found not reading (Checker.Unclean), and of routing fields
+// (routingErrors). state.md reads: readableState refused the write if not.
 func (e *Engine) readableQuestions(w *wsFiles, sc *scan) error {
-	d := e.checkup(true, sc)
-	d.checkQuestions(w)
-	d.routingErrors(w)
-	return d.refusal()
+	c := e.Checker()
+	c.ErrorsOnly, c.Unclean = true, sc.unclean
+	if w.hasQ {
+		c.Questions(w.Questions, w.origQ, false)
+	}
+	routingErrors(c, w, sc)
+	return e.refusal(c)
 }
 
-// refusal is the error of the first error found, if any.
-func (d *checkup) refusal() error {
-	for _, f := range d.Findings {
+// refusal is the error of the first error c found, if any.
+func (e *Engine) refusal(c *doctor.Checker) error {
+	for _, f := range c.Findings {
 		if f.Severity != doctor.SevError {
 			continue
 		}
-		where := d.e.WS.Path(f.File)
+		where := e.WS.Path(f.File)
 		if f.Line > 0 {
 			where += fmt.Sprintf(":%d", f.Line)
 		}

@@ -18,13 +18,13 @@ import (
 // renumbered_from chain holds), and an open question that paused and that
 // no pause holds takes the pause back (or is queued in awaiting_next).
 
-// correction is a reference follow moved, or a pause it restored.
-type correction struct {
-	file    string
-	line    int
-	problem string // what was wrong, for doctor
-	did     string // what follow did
-	lost    bool   // a pause was lost: doctor reports it (a moved reference it reads through)
+// Correction is a reference follow moved, or a pause it restored.
+type Correction struct {
+	File    string
+	Line    int
+	Problem string // what was wrong, for doctor
+	Did     string // what follow did
+	Lost    bool   // a pause was lost: doctor reports it (a moved reference it reads through)
 }
 
 // chainOf is every id a block has had: its renumbered_from chain, then its id.
@@ -32,15 +32,15 @@ func chainOf(b *mdstore.Block) []string {
 	return append(splitNames(b.Value("renumbered_from")), b.QID)
 }
 
-func sameText(a, b string) bool { return oneLine(a) == oneLine(b) }
+func sameText(a, b string) bool { return OneLine(a) == OneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
 // returns what it did, in order. sc is the scan of f's questions as read
 // (scan.go): a reference is followed only when a question was renumbered,
 // and the Log is read for lost pauses only when an open question is
 // neither awaited nor queued, so that most writes do neither.
-func (e *Engine) follow(f *files, sc *scan) []correction {
-	var out []correction
+func (e *Engine) follow(f *Files, sc *scan) []Correction {
+	var out []Correction
 	if len(sc.earlier) > 0 {
 		out = append(out, e.followAwaited(f, sc.earlier)...)
 		out = append(out, followDecisions(f, sc.earlier)...)
@@ -56,21 +56,21 @@ func (e *Engine) follow(f *files, sc *scan) []correction {
 // question the other one's pause held releases both pauses, and each
 // side's next_action was its pause's command; the engine sets the command
 // an answer sets (the re-scope while one is owed, else continue).
-func (e *Engine) staleResume(f *files) []correction {
-	s := f.state
+func (e *Engine) staleResume(f *Files) []Correction {
+	s := f.State
 	next := valueOf(s, "next_action")
 	if st, _ := s.Get("status"); st != CursorRunning || !strings.Contains(next, "q-") {
 		return nil
 	}
 	for id := range qid.All(next) {
-		b := f.questions.Find(id)
+		b := f.Questions.Find(id)
 		if b == nil || b.Value("status") == StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
 			continue
 		}
-		s.Set("next_action", e.continueAction(s, b.QID))
-		s.AppendLog(e.logLine(s, "next_action answered "+b.QID+", which is "+b.Value("status")+" (a merge released its pause); next: "+valueOf(s, "next_action")))
-		return []correction{{file: mdstore.StateFile, problem: "next_action answers " + b.QID + ", which is " + b.Value("status"),
-			did: "next_action is " + valueOf(s, "next_action")}}
+		s.Set("next_action", e.ContinueAction(s, b.QID))
+		s.AppendLog(e.LogLine(s, "next_action answered "+b.QID+", which is "+b.Value("status")+" (a merge released its pause); next: "+valueOf(s, "next_action")))
+		return []Correction{{File: mdstore.StateFile, Problem: "next_action answers " + b.QID + ", which is " + b.Value("status"),
+			Did: "next_action is " + valueOf(s, "next_action")}}
 	}
 	return nil
 }
@@ -81,8 +81,8 @@ func (e *Engine) staleResume(f *files) []correction {
 // time, is written as a pause writes it, from the question's block. (A
 // section of other keys, such as DevRites' question_id, gate and
 // blocking_slices, stays as it is written.)
-func (e *Engine) describeAwaited(f *files) []correction {
-	s := f.state
+func (e *Engine) describeAwaited(f *Files) []Correction {
+	s := f.State
 	aw := s.Awaiting()
 	if len(aw) == 0 || slices.ContainsFunc(aw, func(en mdstore.Entry) bool { return en.Canon != "question_id" && en.Canon != "raised_at" }) {
 		return nil
@@ -99,34 +99,34 @@ func (e *Engine) describeAwaited(f *files) []correction {
 	if b == nil || strings.TrimSpace(raised) != strings.TrimSpace(b.Value("raised_at")) {
 		return nil
 	}
-	s.SetAwaiting(awaitingSection(fromBlock(b, e.Now()))...)
-	s.AppendLog(e.logLine(s, "the Awaiting human section describes "+b.QID+" (a merge left only its id)"))
-	return []correction{{file: mdstore.StateFile, line: s.AwaitingLine(),
-		problem: "the Awaiting human section of " + b.QID + " does not say what it asks (a merge left only its id)",
-		did:     "state.md's Awaiting human section describes " + b.QID}}
+	s.SetAwaiting(awaitingSection(FromBlock(b, e.Now()))...)
+	s.AppendLog(e.LogLine(s, "the Awaiting human section describes "+b.QID+" (a merge left only its id)"))
+	return []Correction{{File: mdstore.StateFile, Line: s.AwaitingLine(),
+		Problem: "the Awaiting human section of " + b.QID + " does not say what it asks (a merge left only its id)",
+		Did:     "state.md's Awaiting human section describes " + b.QID}}
 }
 
 // resumeOnPause: while the cursor awaits an open question (no stop), its
 // next_action is the command that answers it. A merge can leave there a
 // re-scope owed on the other clone: it moves to rescope_pending, and is
 // acted on once the question is answered.
-func (e *Engine) resumeOnPause(f *files) []correction {
-	s := f.state
+func (e *Engine) resumeOnPause(f *Files) []Correction {
+	s := f.State
 	b := awaitedOpen(f)
 	if st, _ := s.Get("status"); b == nil || st != CursorAwaiting || len(e.rescopeIDs(valueOf(s, "next_action"))) == 0 {
 		return nil
 	}
 	e.holdRescope(s)
 	s.Set("next_action", e.resumeAction(s, b.QID, b.Value("slice")))
-	return []correction{{file: mdstore.StateFile, problem: "next_action is a re-scope while awaiting " + b.QID, did: "the re-scope is pending; next_action answers " + b.QID}}
+	return []Correction{{File: mdstore.StateFile, Problem: "next_action is a re-scope while awaiting " + b.QID, Did: "the re-scope is pending; next_action answers " + b.QID}}
 }
 
 // followAwaited: the awaited question_id must name the question the
 // Awaiting human section describes (its text and raise time, or for a
 // section of an id and raise time only, the raise time); when another
 // block is that question (a renumbering moved it), the pause follows it.
-func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
-	s := f.state
+func (e *Engine) followAwaited(f *Files, earlier map[string]bool) []Correction {
+	s := f.State
 	id := s.AwaitingQID()
 	if !earlier[id] {
 		return nil // no question was renumbered from it: it names its own
@@ -144,11 +144,11 @@ func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
 		return strings.TrimSpace(b.Value("raised_at")) == raised &&
 			(bare && slices.Contains(chainOf(b), id) || !bare && sameText(b.Value("question"), question))
 	}
-	if b := f.questions.Find(id); b != nil && describes(b) {
+	if b := f.Questions.Find(id); b != nil && describes(b) {
 		return nil
 	}
 	var found *mdstore.Block
-	for _, b := range f.questions.Blocks() {
+	for _, b := range f.Questions.Blocks() {
 		if b.QID != id && describes(b) {
 			if found != nil && slices.Contains(chainOf(found), id) == slices.Contains(chainOf(b), id) {
 				return nil // two candidates: which one is not guessed
@@ -161,15 +161,18 @@ func (e *Engine) followAwaited(f *files, earlier map[string]bool) []correction {
 	if found == nil {
 		return nil
 	}
-	retarget(s, id, found.QID)
-	s.AppendLog(e.logLine(s, "awaits "+found.QID+", the question it meant ("+id+" was renumbered)"))
-	return []correction{{file: mdstore.StateFile, line: s.AwaitingLine(),
-		problem: "awaits " + id + ", but the question its Awaiting human section describes is " + found.QID + " (renumbered by a merge)",
-		did:     "state.md awaits " + found.QID + " (was " + id + ")"}}
+	Retarget(s, id, found.QID)
+	s.AppendLog(e.LogLine(s, "awaits "+found.QID+", the question it meant ("+id+" was renumbered)"))
+	return []Correction{{File: mdstore.StateFile, Line: s.AwaitingLine(),
+		Problem: "awaits " + id + ", but the question its Awaiting human section describes is " + found.QID + " (renumbered by a merge)",
+		Did:     "state.md awaits " + found.QID + " (was " + id + ")"}}
 }
 
-// retarget makes state.md's pause and cursor name next where they named old.
-func retarget(s *mdstore.State, old, next string) {
+// Retarget makes state.md's pause and cursor name next where they named
+// old: the Awaiting human section's question_id becomes next, whatever it
+// was (callers retarget a pause on old only), and the cursor's values name
+// next in place of old.
+func Retarget(s *mdstore.State, old, next string) {
 	var kvs []mdstore.KV
 	for _, en := range s.Awaiting() {
 		v := en.Value
@@ -218,16 +221,16 @@ func records(r mdstore.DecisionRecord, b *mdstore.Block) bool {
 // to the id of its own question (the one whose renumbered_from chain
 // holds the id); an entry that is then a copy of another is removed, so
 // that each decision is recorded once.
-func followDecisions(f *files, earlier map[string]bool) []correction {
-	if len(f.decisions) == 0 || !namesAny(mdstore.DecisionQIDs(f.decisions), earlier) {
+func followDecisions(f *Files, earlier map[string]bool) []Correction {
+	if len(f.Decisions) == 0 || !namesAny(mdstore.DecisionQIDs(f.Decisions), earlier) {
 		return nil // no entry names a question by an earlier id: nothing to read
 	}
-	recs := mdstore.DecisionRecords(f.decisions)
+	recs := mdstore.DecisionRecords(f.Decisions)
 	// The first block of each id, as Questions.Find gives it, found once:
 	// a Find per entry made a resolve at 10,000 questions quadratic.
 	first := map[string]*mdstore.Block{}
 	was := map[string][]*mdstore.Block{} // earlier id → the blocks whose chain holds it
-	for _, b := range f.questions.Blocks() {
+	for _, b := range f.Questions.Blocks() {
 		if _, ok := first[b.QID]; !ok {
 			first[b.QID] = b
 		}
@@ -237,7 +240,7 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 			}
 		}
 	}
-	var out []correction
+	var out []Correction
 	for i := len(recs) - 1; i >= 0; i-- { // from the end: lines before stay where they are
 		r := recs[i]
 		id := mdstore.DecisionID(r.Title)
@@ -263,14 +266,14 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 		title := own.QID + r.Title[len(id):]
 		moved := r
 		moved.Title = title
-		c := correction{file: mdstore.DecisionsFile, line: r.Line,
-			problem: "the entry " + r.Title + " records " + own.QID + " (renumbered by a merge)"}
+		c := Correction{File: mdstore.DecisionsFile, Line: r.Line,
+			Problem: "the entry " + r.Title + " records " + own.QID + " (renumbered by a merge)"}
 		if slices.ContainsFunc(recs, func(o mdstore.DecisionRecord) bool { return o.Line != r.Line && o.Same(moved) }) {
-			f.decisions = mdstore.RemoveDecision(f.decisions, r)
-			c.did = "removed the entry " + r.Title + ", a copy of " + title
+			f.Decisions = mdstore.RemoveDecision(f.Decisions, r)
+			c.Did = "removed the entry " + r.Title + ", a copy of " + title
 		} else {
-			f.decisions = mdstore.RetitleDecision(f.decisions, r.Line, title)
-			c.did = "the entry " + r.Title + " is " + title
+			f.Decisions = mdstore.RetitleDecision(f.Decisions, r.Line, title)
+			c.Did = "the entry " + r.Title + " is " + title
 		}
 		out = append(out, c)
 	}
@@ -281,8 +284,8 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 // still open and pausing, that neither the Awaiting human section nor
 // awaiting_next holds, lost its pause in a merge. It takes the pause when
 // none is held (under a stop, the stop stays), else it is queued.
-func (e *Engine) restorePauses(f *files, sc *scan) []correction {
-	s := f.state
+func (e *Engine) restorePauses(f *Files, sc *scan) []Correction {
+	s := f.State
 	held := splitNames(valueOf(s, "awaiting_next"))
 	awaited := awaitedOpen(f)
 	if awaited != nil {
@@ -299,7 +302,7 @@ func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 	for _, id := range ids {
 		first[id] = nil
 	}
-	for _, b := range f.questions.Blocks() { // one pass, not a Find per id
+	for _, b := range f.Questions.Blocks() { // one pass, not a Find per id
 		if v, ok := first[b.QID]; ok && v == nil {
 			first[b.QID] = b
 		}
@@ -310,30 +313,30 @@ func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q Question) bool { return q.QID == id }) {
 			continue
 		}
-		lost = append(lost, fromBlock(b, e.Now()))
+		lost = append(lost, FromBlock(b, e.Now()))
 	}
 	if len(lost) == 0 {
 		return nil
 	}
 	slices.SortStableFunc(lost, func(a, b Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
-	var out []correction
+	var out []Correction
 	if awaited == nil {
 		q := lost[0]
 		lost = lost[1:]
-		if _, stopped := stopReason(s); stopped {
+		if _, stopped := StopReason(s); stopped {
 			e.pauseUnder(f, q, "pause on "+q.QID+" restored (a merge lost it); still blocked")
 		} else {
-			e.pause(f, q, "pause on "+q.QID+" restored (a merge lost it)")
+			e.Pause(f, q, "pause on "+q.QID+" restored (a merge lost it)")
 		}
-		out = append(out, correction{file: mdstore.StateFile, lost: true,
-			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: "state.md awaits " + q.QID})
+		out = append(out, Correction{File: mdstore.StateFile, Lost: true,
+			Problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", Did: "state.md awaits " + q.QID})
 	}
 	for _, q := range lost {
 		queue := append(splitNames(valueOf(s, "awaiting_next")), q.QID)
 		s.Set("awaiting_next", strings.Join(queue, ", "))
-		s.AppendLog(e.logLine(s, q.QID+" queued in awaiting_next (a merge lost its pause)"))
-		out = append(out, correction{file: mdstore.StateFile, lost: true,
-			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: q.QID + " queued in awaiting_next"})
+		s.AppendLog(e.LogLine(s, q.QID+" queued in awaiting_next (a merge lost its pause)"))
+		out = append(out, Correction{File: mdstore.StateFile, Lost: true,
+			Problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", Did: q.QID + " queued in awaiting_next"})
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"bytes"
+	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
@@ -29,45 +29,27 @@ func raisedByEngine(b *mdstore.Block) bool {
 	return true
 }
 
-// mayHaveInterrupted reports whether b can be what a pausing raise
+// pausing reports whether an open block waits for a person: provisional
+// validating questions are open but let the agent proceed.
+func pausing(b *mdstore.Block) bool {
+	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
+	if v[0] != StatusOpen {
+		return false
+	}
+	p := strings.TrimSpace(v[1])
+	return p == "" || p == "0" || p == "false"
+}
+
+// MayHaveInterrupted reports whether b can be what a pausing raise
 // interrupted before state.md was written leaves: an open blocking or
 // escalating question the engine raised, not provisional. It is, when
-// state.md nowhere names it (readDrift). Questions the engine did not
-// raise, and advisory or validating ones, never pause.
-func mayHaveInterrupted(b *mdstore.Block) bool {
+// state.md nowhere names it (doctor's drift check, checkup/drift.go).
+// Questions the engine did not raise, and advisory or validating ones,
+// never pause.
+func MayHaveInterrupted(b *mdstore.Block) bool {
 	if !pausing(b) || !raisedByEngine(b) {
 		return false
 	}
 	g := b.Value("gate")
 	return g == "blocking" || g == "escalating"
-}
-
-// mentions reports whether text names id as a word: "q-2026-11-29-001" is
-// not named by "q-2026-11-29-0012".
-func mentions(text []byte, id string) bool {
-	for i := 0; ; {
-		j := bytes.Index(text[i:], []byte(id))
-		if j < 0 {
-			return false
-		}
-		at, end := i+j, i+j+len(id)
-		if (at == 0 || !idByte(text[at-1])) && (end == len(text) || !idByte(text[end])) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
-func idByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
-
-// anyOpen reports whether any question is open.
-func anyOpen(qs *mdstore.Questions) bool {
-	for _, b := range qs.Blocks() {
-		if b.Value("status") == StatusOpen {
-			return true
-		}
-	}
-	return false
 }

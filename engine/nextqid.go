@@ -21,10 +21,10 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := e.readable(w, scanBlocks(w.questions)); err != nil {
+		if err := e.readable(w, scanBlocks(w.Questions)); err != nil {
 			return "", err
 		}
-		return e.nextQID(&w.files)
+		return e.nextQID(&w.Files)
 	})
 }
 
@@ -33,16 +33,30 @@ func (e *Engine) NextQID(ctx context.Context) (string, error) {
 // state.md's Awaiting and Log sections name and the ones decisions.md
 // records. An id once handed out may still be on a person's phone, so a
 // questions.md lost or restored from an old copy must not hand it out again.
-// So do the ids of the project's other workspaces (otherQIDs): a qid names
+// So do the ids of the project's other workspaces (OtherQIDs): a qid names
 // one question in the whole project.
-func (e *Engine) nextQID(f *files) (string, error) {
+func (e *Engine) nextQID(f *Files) (string, error) {
 	date := qid.Date(e.Now())
-	id, top, err := nextFree(f, date, e.otherQIDs())
+	id, top, err := nextFree(f, date, e.OtherQIDs())
 	if err != nil {
 		return "", mdstore.Errorf(ErrMalformed, "%s:%d: %s: %w", e.WS.Path(top.file), top.Line, top.QID, err).
 			Hint("a question id of today already has the largest suffix ("+strconv.Itoa(qid.MaxN)+")").Fix(mdstore.RunDoctor, "")
 	}
 	return id, nil
+}
+
+// RenumberedID is the id that question old of f takes when doctor
+// renumbers it: the next id of its date that no file of f mentions, nor
+// others (the ids of the project's other workspaces, OtherQIDs). old is a
+// valid id; when its date's ids have run out the error is ErrMalformed,
+// naming old.
+func RenumberedID(f *Files, old string, others []string) (string, error) {
+	id, _ := qid.Parse(old)
+	next, _, err := nextFree(f, id.Date, others)
+	if err != nil {
+		return "", mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
+	}
+	return next, nil
 }
 
 // mention is where a file of the workspace names a question id.
@@ -57,7 +71,7 @@ type mention struct {
 // ids the Log names. top is the first mention of the highest id of date in
 // questions.md, state.md and decisions.md, in that order: the id to name
 // when the day's ids run out.
-func nextFree(f *files, date string, others []string) (next string, top mention, err error) {
+func nextFree(f *Files, date string, others []string) (next string, top mention, err error) {
 	// Of the ids that set the high-water mark, qid.Next needs only the
 	// highest of date (the next id is above it, so no other can be it), and
 	// of the ids the Log names only those above the highest held so far: a
@@ -88,19 +102,19 @@ func nextFree(f *files, date string, others []string) (next string, top mention,
 			hold(id, n)
 		}
 	}
-	for _, b := range f.questions.Blocks() {
+	for _, b := range f.Questions.Blocks() {
 		if n, ok := suffix(b.QID); ok {
 			hold(b.QID, n)
 			note(mdstore.QuestionsFile, mdstore.Mention{QID: b.QID, Line: b.Line()}, n)
 		}
 	}
 	var taken []string
-	if f.state != nil {
-		awaiting := f.state.AwaitingQID()
+	if f.State != nil {
+		awaiting := f.State.AwaitingQID()
 		if n, ok := suffix(awaiting); ok {
 			hold(awaiting, n)
 		}
-		for m := range f.state.Mentions() {
+		for m := range f.State.Mentions() {
 			if n, ok := suffix(m.QID); ok {
 				note(mdstore.StateFile, m, n)
 				if n > high && m.QID != awaiting {
@@ -109,7 +123,7 @@ func nextFree(f *files, date string, others []string) (next string, top mention,
 			}
 		}
 	}
-	for _, b := range mdstore.DecisionBlocks(f.decisions) {
+	for _, b := range mdstore.DecisionBlocks(f.Decisions) {
 		id := mdstore.DecisionID(b.QID)
 		if n, ok := suffix(id); ok {
 			hold(id, n)

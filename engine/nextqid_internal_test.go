@@ -35,8 +35,8 @@ func TestNextFree(t *testing.T) {
 		{name: "log below awaited", awaited: "q-2026-11-29-009", log: "- raised q-2026-11-29-010\n", want: "q-2026-11-29-011"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &files{state: mdstore.ParseState([]byte(state(tc.awaited, tc.log))),
-				questions: mdstore.ParseQuestions([]byte(questions)), decisions: []byte(tc.decisions)}
+			f := &Files{State: mdstore.ParseState([]byte(state(tc.awaited, tc.log))),
+				Questions: mdstore.ParseQuestions([]byte(questions)), Decisions: []byte(tc.decisions)}
 			got, _, err := nextFree(f, date, tc.others)
 			if err != nil || got != tc.want {
 				t.Errorf("nextFree = %q, %v; want %q", got, err, tc.want)
@@ -65,8 +65,8 @@ func TestNextQIDExhaustedNamesHighest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &Engine{WS: &mdstore.Workspace{Dir: "ws"}, Now: func() time.Time { return time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC) },
 				severalWorkspaces: func() bool { return false }}
-			f := &files{state: mdstore.ParseState([]byte(state + tc.log)),
-				questions: mdstore.ParseQuestions([]byte(questions + tc.questions)), decisions: []byte(tc.decisions)}
+			f := &Files{State: mdstore.ParseState([]byte(state + tc.log)),
+				Questions: mdstore.ParseQuestions([]byte(questions + tc.questions)), Decisions: []byte(tc.decisions)}
 			got, err := e.nextQID(f)
 			want := filepath.Join("ws", tc.want) + ": 2026-11-29: no question id left for the day"
 			if err == nil || err.Error() != want {

@@ -14,7 +14,7 @@ import (
 
 // stillAwaited is the qid the cursor awaits when that question is still
 // open, with the command that answers it; "" when there is none.
-func (e *Engine) stillAwaited(f *files) (string, string) {
+func (e *Engine) stillAwaited(f *Files) (string, string) {
 	b := awaitedOpen(f)
 	if b == nil {
 		q := e.queuedPause(f)
@@ -22,9 +22,9 @@ func (e *Engine) stillAwaited(f *files) (string, string) {
 			return "", ""
 		}
 		e.pauseUnder(f, *q, "pause moves to "+q.QID+" (queued in awaiting_next)")
-		b = f.questions.Find(q.QID)
+		b = f.Questions.Find(q.QID)
 	}
-	return b.QID, e.resumeAction(f.state, b.QID, b.Value("slice"))
+	return b.QID, e.resumeAction(f.State, b.QID, b.Value("slice"))
 }
 
 // resumeAction is the command that answers the question id (of slice), in
@@ -36,22 +36,22 @@ func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 
 // resolveAwaited is the command that answers the question the cursor
 // awaits while it is open, or "".
-func (e *Engine) resolveAwaited(f *files) string {
+func (e *Engine) resolveAwaited(f *Files) string {
 	if b := awaitedOpen(f); b != nil {
-		q := fromBlock(b, e.Now())
-		return e.ResolveCommand(e.described(q, isContested(q, contested(f.questions))))
+		q := FromBlock(b, e.Now())
+		return e.ResolveCommand(e.described(q, isContested(q, contested(f.Questions))))
 	}
 	return ""
 }
 
 // awaitedOpen is the block of the question the cursor awaits while it is
 // open, or nil.
-func awaitedOpen(f *files) *mdstore.Block {
-	id := f.state.AwaitingQID()
+func awaitedOpen(f *Files) *mdstore.Block {
+	id := f.State.AwaitingQID()
 	if id == "" {
 		return nil
 	}
-	if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+	if b := f.Questions.Find(id); b != nil && b.Value("status") == StatusOpen {
 		return b
 	}
 	return nil
@@ -83,16 +83,16 @@ func setNames(s *mdstore.State, key string, ids []string) {
 
 // queuedPause takes the first question still open off the cursor's
 // awaiting_next (a queue of pauses a merge left), or nil when none is.
-func (e *Engine) queuedPause(f *files) *Question {
-	s := f.state
+func (e *Engine) queuedPause(f *Files) *Question {
+	s := f.State
 	queue := splitNames(valueOf(s, "awaiting_next"))
 	if len(queue) == 0 {
 		return nil
 	}
 	for i, id := range queue {
-		if b := f.questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+		if b := f.Questions.Find(id); b != nil && b.Value("status") == StatusOpen {
 			setNames(s, "awaiting_next", queue[i+1:])
-			q := fromBlock(b, e.Now())
+			q := FromBlock(b, e.Now())
 			return &q
 		}
 	}
@@ -102,15 +102,15 @@ func (e *Engine) queuedPause(f *files) *Question {
 
 // pauseUnder writes the pause on q under a stop: the Awaiting human
 // section names it, and the stop stays, so that lifting it returns to q.
-func (e *Engine) pauseUnder(f *files, q Question, logText string) {
+func (e *Engine) pauseUnder(f *Files, q Question, logText string) {
 	var kept []mdstore.KV
 	for _, k := range []string{"status", "next_action", "stop_reason", "stopped_at"} {
-		if v, ok := f.state.Get(k); ok {
+		if v, ok := f.State.Get(k); ok {
 			kept = append(kept, mdstore.KV{Key: k, Value: v})
 		}
 	}
-	e.pause(f, q, logText)
+	e.Pause(f, q, logText)
 	for _, kv := range kept {
-		f.state.Set(kv.Key, kv.Value)
+		f.State.Set(kv.Key, kv.Value)
 	}
 }

@@ -96,14 +96,14 @@ func (e *Engine) NeedsPerson(q Question) (bool, string) {
 // personGuard refuses a resolution of an open question that needs a person
 // when it does not come through a person's channel. It runs before any
 // write, so a refusal writes nothing.
-func (e *Engine) personGuard(f *files, id string, it Resolution, where string) error {
-	b := f.questions.Find(id)
+func (e *Engine) personGuard(f *Files, id string, it Resolution, where string) error {
+	b := f.Questions.Find(id)
 	// A final block is guarded too: an identical re-run completes state.md
 	// and decisions.md from questions.md, which a branch may have forged.
 	if b == nil || PersonChannel(it.Via) {
 		return nil
 	}
-	q := fromBlock(b, e.Now())
+	q := FromBlock(b, e.Now())
 	need, why := e.NeedsPerson(q)
 	if !need {
 		return nil
@@ -139,20 +139,20 @@ func (e *Engine) recordGuard(r RaiseRequest) error {
 // question that questions.md alone says is final (no Log line of its
 // resolution, no decision record): a branch that forged that block would
 // otherwise have its answer taken as given by the next pause
-// (doctor_evidence.go).
-func (e *Engine) unrecordedPause(f *files) error {
-	id := f.state.AwaitingQID()
-	b := f.questions.Find(id)
+// (evidence.go).
+func (e *Engine) unrecordedPause(f *Files) error {
+	id := f.State.AwaitingQID()
+	b := f.Questions.Find(id)
 	if id == "" || b == nil {
 		return nil
 	}
 	st := b.Value("status")
-	if st != StatusAnswered && st != StatusDropped && st != StatusRejected || resolutionLogged(f.state, b.QID, st) {
+	if st != StatusAnswered && st != StatusDropped && st != StatusRejected || ResolutionLogged(f.State, b.QID, st) {
 		return nil
 	}
-	if rec, ok := recordedDecision(f.decisions, b.QID); ok && rec.status == st {
+	if rec, ok := recordedDecision(f.Decisions, b.QID); ok && rec.Status == st {
 		return nil
 	}
-	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "state.md awaits %s, which questions.md says is %s, but %s", id, st, noRecord),
+	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "state.md awaits %s, which questions.md says is %s, but %s", id, st, NoRecord),
 		"nothing was written; a person answers it, then this question can be raised")
 }

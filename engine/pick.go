@@ -38,7 +38,7 @@ func (a *AmbiguousError) Error() string {
 		if q.QID != a.ID {
 			was = " (was " + a.ID + ")"
 		}
-		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, oneLine(q.Question), ShortFingerprint(q.Fingerprint)))
+		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, OneLine(q.Question), ShortFingerprint(q.Fingerprint)))
 	}
 	return fmt.Sprintf("%s is ambiguous: a merge gave it to another open question: %s", a.ID, strings.Join(each, "; "))
 }
@@ -129,7 +129,7 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 			a.Slug = e.WS.Slug
 		}
 		for _, x := range []*mdstore.Block{b, o} {
-			q := e.described(fromBlock(x, e.Now()), true)
+			q := e.described(FromBlock(x, e.Now()), true)
 			a.Questions, a.Resolve = append(a.Questions, q), append(a.Resolve, e.ResolveCommand(q))
 		}
 		return nil, a
@@ -154,7 +154,7 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 			if !all && !hadID(b, id, v[0]) {
 				continue
 			}
-			if strings.HasPrefix(Fingerprint(e.WS.Slug, fromBlock(b, now)), fp) {
+			if strings.HasPrefix(Fingerprint(e.WS.Slug, FromBlock(b, now)), fp) {
 				found = append(found, b)
 			}
 		}

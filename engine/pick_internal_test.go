@@ -51,9 +51,9 @@ func TestReadFingerprint(t *testing.T) {
 // Unicode blanks, runs and ends of white space. The seed is logged.
 func TestFingerprintBytes(t *testing.T) {
 	reference := func(slug string, q Question) string {
-		parts := []string{FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), oneLine(q.Question)}
+		parts := []string{FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), OneLine(q.Question)}
 		for _, o := range q.Options {
-			parts = append(parts, oneLine(o))
+			parts = append(parts, OneLine(o))
 		}
 		b, _ := json.Marshal(parts)
 		sum := sha256.Sum256(b)

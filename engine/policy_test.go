@@ -62,7 +62,7 @@ func parseHistory(t *testing.T, text string) []Question {
 	qs := mdstore.ParseQuestions([]byte(text))
 	var out []Question
 	for _, b := range qs.Blocks() {
-		q := fromBlock(b, testNow)
+		q := FromBlock(b, testNow)
 		q.here = true // as if this machine recorded each resolution
 		out = append(out, q)
 	}

@@ -33,12 +33,43 @@ func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
 	return mdstore.Lock(ctx, filepath.Join(e.WS.Devrites, QIDLock), "the project's question ids", e.LockTimeout)
 }
 
-// otherQIDs are the ids the project's other workspaces use: the questions
+// SeveralWorkspaces reports whether the engine's project has more than
+// one feature directory: read once, at the first call.
+func (e *Engine) SeveralWorkspaces() bool { return e.severalWorkspaces() }
+
+// FollowRenumbered makes f name next wherever it named old, once question
+// old of f was renumbered to next because another workspace of the project
+// holds old too: no question of f keeps old. state.md's pause (Retarget),
+// its cursor (a re-scope owed, a queued pause) and its Log follow, and so
+// does decisions.md's entry of the question. It reports whether state.md
+// and decisions.md changed.
+func FollowRenumbered(f *Files, old, next string) (state, decisions bool) {
+	if s := f.State; s != nil {
+		if s.AwaitingQID() == old {
+			Retarget(s, old, next)
+			state = true
+		}
+		// A re-scope owed (next_action, rescope_pending) and a queued
+		// pause (awaiting_next) name it by its new id too.
+		for _, en := range s.Cursor() {
+			if v := replaceID(en.Value, old, next); v != en.Value {
+				s.Set(en.Canon, v)
+				state = true
+			}
+		}
+		// The Log names each raise once, under the id its question has:
+		// in this workspace the old id named this question only.
+		state = s.MapLog(func(t string) string { return replaceID(t, old, next) }) || state
+	}
+	return state, len(followDecisions(f, map[string]bool{old: true})) > 0
+}
+
+// OtherQIDs are the ids the project's other workspaces use: the questions
 // of their questions.md, the decisions of their decisions.md, and the ids
 // their state.md's Awaiting and Log sections name (a question a lost
 // questions.md no longer holds is still on a person's phone). A file that
 // cannot be read holds none.
-func (e *Engine) otherQIDs() []string {
+func (e *Engine) OtherQIDs() []string {
 	if !e.severalWorkspaces() {
 		return nil
 	}
@@ -101,7 +132,7 @@ func Locate(devrites, id string) []*mdstore.Workspace {
 }
 
 // Later is, of the workspaces found holding the question id, the one whose
-// question doctor --fix renumbers (doctor_project.go): raised last, else
+// question doctor --fix renumbers (checkup/project.go): raised last, else
 // the last by slug; nil when there is no such choice.
 func Later(found []*mdstore.Workspace, id string) *mdstore.Workspace {
 	var later *mdstore.Workspace

@@ -130,9 +130,9 @@ func skipBlanks(l string, i int) int {
 	return i
 }
 
-// fromBlock reads a question from its block in one pass over its fields;
+// FromBlock reads a question from its block in one pass over its fields;
 // the first field of a key wins. now decides "overdue".
-func fromBlock(b *mdstore.Block, now time.Time) Question {
+func FromBlock(b *mdstore.Block, now time.Time) Question {
 	q := Question{QID: b.QID, Line: b.Line()}
 	var buf [32]string
 	seen := buf[:0] // the keys read: a block has a dozen or two
@@ -167,7 +167,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		case "answer":
 			q.Answer = &v
 		case "choice":
-			q.Choice = atoi(v)
+			q.Choice = Atoi(v)
 		case "answeredby":
 			q.AnsweredBy = v
 		case "answeredvia":
@@ -192,7 +192,7 @@ func fromBlock(b *mdstore.Block, now time.Time) Question {
 		case "supersedes":
 			q.Supersedes = v
 		case "attempt":
-			q.Attempt = atoi(v)
+			q.Attempt = Atoi(v)
 		case "previousfeedback":
 			q.PreviousFeedback = v
 		case "remindedat":
@@ -267,7 +267,9 @@ func cloneTexts(l []string) []string {
 	return out
 }
 
-func atoi(v string) *int {
+// Atoi is v as a whole number (a choice, an option's number), blanks
+// around it ignored; nil when v is not one.
+func Atoi(v string) *int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
 		return nil
@@ -374,12 +376,12 @@ func (q Question) Age(now time.Time) string {
 // question of another feature, and who answers (--by) when q checks its
 // responders: the one responder awaited, or "<one of: a, b>".
 func (e *Engine) ResolveCommand(q Question) string {
-	return "devrites-engine state resolve " + e.resolveFlags(q) + pickFlag(q) + q.QID + ` "<answer>"`
+	return "devrites-engine state resolve " + e.ResolveFlags(q) + pickFlag(q) + q.QID + ` "<answer>"`
 }
 
-// resolveFlags are the flags of a command that resolves q, each followed
+// ResolveFlags are the flags of a command that resolves q, each followed
 // by a space: --slug and --by, when they are needed.
-func (e *Engine) resolveFlags(q Question) string {
+func (e *Engine) ResolveFlags(q Question) string {
 	flags := ""
 	if e.severalWorkspaces() {
 		flags += "--slug " + shellWord(e.WS.Slug) + " "
@@ -423,7 +425,10 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// OneLine folds s onto one line: its runs of white space, line breaks
+// among them, become one space, and none is left at its ends. state.md
+// keeps text so (one line per key).
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // OptionTitle is what an answer that picks the option records: its text up
 // to its rationale, without the "(Recommended)" mark.
@@ -434,10 +439,10 @@ func OptionTitle(opt string) string { return optionTitle(opt) }
 // whole drowns what failed.
 const briefMax = 80
 
-// brief is s on one line (oneLine), cut to briefMax characters with the
+// brief is s on one line (OneLine), cut to briefMax characters with the
 // size of the whole when it is longer: for quoting text in error lines.
 func brief(s string) string {
-	s = oneLine(s)
+	s = OneLine(s)
 	if utf8.RuneCountInString(s) <= briefMax {
 		return s
 	}

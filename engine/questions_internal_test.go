@@ -9,7 +9,7 @@ import (
 )
 
 // questions yields the questions whose status is the one asked for, as
-// fromBlock reads it: the first status field, by any spelling of its key,
+// FromBlock reads it: the first status field, by any spelling of its key,
 // in a heading's block or a register row. Its callers rely on it and do
 // not check the status again.
 func TestQuestionsFilterByStatus(t *testing.T) {

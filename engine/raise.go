@@ -280,14 +280,14 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		return nil, err
 	}
 	defer unlock()
-	res, err := transact(ctx, e, func(f *files) (*RaiseResult, error) {
-		history := e.ofBreakpoint(f.questions, r.Breakpoint)
+	res, err := transact(ctx, e, func(f *Files) (*RaiseResult, error) {
+		history := e.ofBreakpoint(f.Questions, r.Breakpoint)
 		d := Decision{Recorded, 0, "answered", "answered interactively (--answered/--choice)", ""}
 		if r.Answered == nil && r.Choice == nil {
 			d = Decide(e.AFK, Gatekeeping{Gate: r.Gate, Tags: r.Tags, Slice: r.Slice, Breakpoint: r.Breakpoint, History: history, Rules: &e.Rules})
 		}
 		if d.Outcome == Paused {
-			if reason, stopped := stopReason(f.state); stopped {
+			if reason, stopped := StopReason(f.State); stopped {
 				return nil, mdstore.Errorf(ErrStopped, "the workspace is blocked (%s): a question that pauses waits until a person lifts the stop", reason).
 					Fix(LiftStop, "")
 			}
@@ -344,20 +344,20 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		if d.Outcome == Provisional {
 			opt("provisional", "1")
 		}
-		f.questions.Append(id, kvs...)
-		q := fromBlock(f.questions.Find(id), e.Now())
-		if q.Supersedes != "" && e.actedOn(f.state, q.Supersedes) {
+		f.Questions.Append(id, kvs...)
+		q := FromBlock(f.Questions.Find(id), e.Now())
+		if q.Supersedes != "" && e.actedOn(f.State, q.Supersedes) {
 			// The agent re-scoped: this question is the new plan's.
-			f.state.AppendLog(e.logLine(f.state, "re-scoped "+q.Supersedes+" (superseded by "+id+")"))
+			f.State.AppendLog(e.LogLine(f.State, "re-scoped "+q.Supersedes+" (superseded by "+id+")"))
 		}
 		switch d.Outcome {
 		case Paused:
-			e.pause(f, q, "raised "+id+" ("+r.Gate+")")
+			e.Pause(f, q, "raised "+id+" ("+r.Gate+")")
 		case Provisional:
-			f.state.AppendLog(e.logLine(f.state, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
+			f.State.AppendLog(e.LogLine(f.State, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
 		case AutoPicked:
 			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
-			f.state.AppendLog(e.logLine(f.state, "auto-picked "+id+" option 1 ("+d.Name+")"))
+			f.State.AppendLog(e.LogLine(f.State, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
 			rec := resolution{kind: StatusAnswered, via: r.Via}
 			if r.Answered != nil {
@@ -367,7 +367,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 				rec.choice = *r.Choice
 			}
 			q, err = e.answer(f, id, rec, by, "")
-			f.state.AppendLog(e.logLine(f.state, "recorded "+id+" (answered interactively)"))
+			f.State.AppendLog(e.LogLine(f.State, "recorded "+id+" (answered interactively)"))
 		}
 		if err != nil {
 			return nil, err
@@ -408,19 +408,22 @@ func lastOfBreakpoint(history []Question, bp string) *Question {
 	return nil
 }
 
-// pause writes a pause on q into state.md, as a raise that pauses does.
-func (e *Engine) pause(f *files, q Question, logText string) {
-	f.state.Set("status", "awaiting_human")
+// Pause writes a pause on q into f's state.md, as a raise that pauses
+// does: status awaiting_human, q's slice, next_action the command that
+// answers q (a re-scope owed waits in rescope_pending), the Awaiting human
+// section of q and the Log line logText. Only state.md changes.
+func (e *Engine) Pause(f *Files, q Question, logText string) {
+	f.State.Set("status", "awaiting_human")
 	if q.Slice != "" {
-		f.state.Set("active_slice", q.Slice)
+		f.State.Set("active_slice", q.Slice)
 	}
-	if _, ok := f.state.Get("slice_mode"); ok {
-		f.state.Set("slice_mode", "HITL")
+	if _, ok := f.State.Get("slice_mode"); ok {
+		f.State.Set("slice_mode", "HITL")
 	}
-	e.holdRescope(f.state)
-	f.state.Set("next_action", e.resumeAction(f.state, q.QID, q.Slice))
-	f.state.SetAwaiting(awaitingSection(q)...)
-	f.state.AppendLog(e.logLine(f.state, logText))
+	e.holdRescope(f.State)
+	f.State.Set("next_action", e.resumeAction(f.State, q.QID, q.Slice))
+	f.State.SetAwaiting(awaitingSection(q)...)
+	f.State.AppendLog(e.LogLine(f.State, logText))
 }
 
 // awaitingSection is the Awaiting human section of a pause on q.

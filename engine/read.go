@@ -30,16 +30,16 @@ func (e *Engine) Show() (*StateView, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema, _ := f.state.Schema()
-	v := &StateView{Workspace: e.WS.Dir, Slug: e.WS.Slug, Schema: schema, Encoding: f.state.Encoding(),
+	schema, _ := f.State.Schema()
+	v := &StateView{Workspace: e.WS.Dir, Slug: e.WS.Slug, Schema: schema, Encoding: f.State.Encoding(),
 		Cursor: map[string]string{}, Open: []Question{}}
-	for _, en := range f.state.Cursor() {
+	for _, en := range f.State.Cursor() {
 		if _, dup := v.Cursor[en.Canon]; !dup { // the first of a repeated key counts, as everywhere
 			v.CursorKey = append(v.CursorKey, en.Canon)
 			v.Cursor[en.Canon] = en.Value
 		}
 	}
-	if aw := f.state.Awaiting(); aw != nil {
+	if aw := f.State.Awaiting(); aw != nil {
 		v.Awaiting = map[string]string{}
 		for _, en := range aw {
 			if _, dup := v.Awaiting[en.Canon]; !dup {
@@ -48,7 +48,7 @@ func (e *Engine) Show() (*StateView, error) {
 		}
 	}
 	v.Resolve = e.resolveAwaited(f)
-	v.Open = slices.AppendSeq(v.Open, e.questions(f.questions, StatusOpen))
+	v.Open = slices.AppendSeq(v.Open, e.questions(f.Questions, StatusOpen))
 	return v, nil
 }
 
@@ -70,9 +70,9 @@ func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
 	}
 	// All that is needed of state.md: a copy, so that the rest of it may go
 	// before the pass over the questions (a substring would hold it all).
-	awaited := strings.Clone(f.state.AwaitingQID())
-	f.state = nil
-	for q := range e.questions(f.questions, fl.Status) {
+	awaited := strings.Clone(f.State.AwaitingQID())
+	f.State = nil
+	for q := range e.questions(f.Questions, fl.Status) {
 		q.Awaited = isAwaited(q, awaited)
 		if !fl.keeps(q) {
 			continue
@@ -128,14 +128,14 @@ func (e *Engine) GetByFingerprint(id, fp string) (Question, error) {
 }
 
 // get is GetByFingerprint on the files read already.
-func (e *Engine) get(f *files, id, fp string) (Question, error) {
-	b, err := e.find(f.questions, id, fp)
+func (e *Engine) get(f *Files, id, fp string) (Question, error) {
+	b, err := e.find(f.Questions, id, fp)
 	if err != nil {
 		return Question{}, err
 	}
-	q := fromBlock(b, e.Now())
-	q = e.described(q, isContested(q, contested(f.questions)))
-	q.Awaited = isAwaited(q, f.state.AwaitingQID())
+	q := FromBlock(b, e.Now())
+	q = e.described(q, isContested(q, contested(f.Questions)))
+	q.Awaited = isAwaited(q, f.State.AwaitingQID())
 	return q, nil
 }
 
@@ -234,7 +234,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	status, _ := f.state.Get("status")
+	status, _ := f.State.Get("status")
 	r := &CheckResult{Proceed: true, Status: status, Reason: "status " + status + ": proceed"}
 	if status == CursorDone {
 		r.Reason = "status done: the workflow is closed; nothing waits for a person"
@@ -243,17 +243,17 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	case "awaiting_human":
 		r.Proceed = false
 		r.Reason = "awaiting a human"
-		if q := f.state.AwaitingQID(); q != "" {
+		if q := f.State.AwaitingQID(); q != "" {
 			r.Reason += " on " + q
 		}
-		if na, ok := f.state.Get("next_action"); ok && na != "" {
+		if na, ok := f.State.Get("next_action"); ok && na != "" {
 			r.Reason += "; next: " + na
 		}
 	case "blocked":
 		r.Proceed = false
-		reason, _ := f.state.Get("stop_reason")
+		reason, _ := f.State.Get("stop_reason")
 		r.Reason = "blocked: " + reason
-		if na, ok := f.state.Get("next_action"); ok && na != "" {
+		if na, ok := f.State.Get("next_action"); ok && na != "" {
 			r.Reason += "; resume: " + na
 		}
 	case CursorRunning, CursorDone, "":
@@ -270,12 +270,12 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
 	r.Resolve = e.resolveAwaited(f)
-	if r.RescopePending = rescopePending(f.state); len(r.RescopePending) > 0 {
-		r.Reason += rescopeReason(f.questions, r.RescopePending)
+	if r.RescopePending = rescopePending(f.State); len(r.RescopePending) > 0 {
+		r.Reason += rescopeReason(f.Questions, r.RescopePending)
 	}
 	e.holdUnsigned(f, r)
 	if seal && r.Proceed {
-		r.Open = slices.AppendSeq(r.Open, e.questions(f.questions, StatusOpen))
+		r.Open = slices.AppendSeq(r.Open, e.questions(f.Questions, StatusOpen))
 		if len(r.Open) > 0 {
 			r.Proceed = false
 			ids := make([]string, len(r.Open))
@@ -288,8 +288,9 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	return r, nil
 }
 
-// logLine is "<timestamp> <phase>: <text>".
-func (e *Engine) logLine(s *mdstore.State, text string) string {
+// LogLine is the Log line of text in s: "<timestamp> <phase>: <text>",
+// the engine's clock (Now) and s's phase ("engine" when it has none).
+func (e *Engine) LogLine(s *mdstore.State, text string) string {
 	phase, _ := s.Get("phase")
 	if phase == "" {
 		phase = "engine"

@@ -221,8 +221,8 @@ func (e *Engine) ResolverFailed(ctx context.Context, f Failure) (*RecoveryResult
 		}
 		res := &RecoveryResult{Entry: en, Action: string(act)}
 		if act == recovery.StoppedNow {
-			updated, err := within(e, tx, func(fs *files) (bool, error) {
-				s := fs.state
+			updated, err := within(e, tx, func(fs *Files) (bool, error) {
+				s := fs.State
 				if valueOf(s, "status") == stop.Status && valueOf(s, "stop_reason") == stop.Reason && valueOf(s, "next_action") == stop.Resume {
 					return false, nil // already stopped for this very failure
 				}

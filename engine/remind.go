@@ -18,7 +18,7 @@ func (e *Engine) Overdue() ([]Question, error) {
 		return nil, err
 	}
 	out := []Question{}
-	for q := range e.questions(f.questions, StatusOpen) {
+	for q := range e.questions(f.Questions, StatusOpen) {
 		if q.Overdue {
 			out = append(out, q)
 		}
@@ -105,11 +105,11 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 		reminded, waiting, accepted []Question
 		warnings                    []string
 	}
-	d, err := transact(ctx, e, func(f *files) (done, error) {
+	d, err := transact(ctx, e, func(f *Files) (done, error) {
 		d := done{reminded: []Question{}, waiting: []Question{}, accepted: []Question{}}
 		now := e.Now()
 		var due []Question // read before any is edited: an edit ends a pass
-		for q := range e.questions(f.questions, StatusOpen) {
+		for q := range e.questions(f.Questions, StatusOpen) {
 			if q.Overdue || e.expiryDue(q, now) {
 				due = append(due, q)
 			}
@@ -123,7 +123,7 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 				if err != nil {
 					return done{}, err
 				}
-				if _, warn := e.resolveState(f, aq, StatusAnswered, false); warn != "" {
+				if _, warn := e.ResolveState(f, aq, StatusAnswered, false); warn != "" {
 					d.warnings = append(d.warnings, warn)
 				}
 				d.accepted = append(d.accepted, aq)
@@ -138,10 +138,10 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 					kvs = append(kvs, mdstore.KV{Key: "escalated_to", Value: strings.Join(to, ", ")})
 					logText += "; escalated to " + strings.Join(to, ", ")
 				}
-				if err := f.questions.Set(q.QID, kvs...); err != nil {
+				if err := f.Questions.Set(q.QID, kvs...); err != nil {
 					return done{}, err
 				}
-				f.state.AppendLog(e.logLine(f.state, logText))
+				f.State.AppendLog(e.LogLine(f.State, logText))
 				d.reminded = append(d.reminded, q)
 			}
 		}

@@ -24,7 +24,7 @@ import (
 // deferRescope adds id to the cursor's rescope_pending, with a Log line.
 func (e *Engine) deferRescope(s *mdstore.State, id, logText string) {
 	e.addPending(s, id)
-	s.AppendLog(e.logLine(s, logText+"; re-scope pending"))
+	s.AppendLog(e.LogLine(s, logText+"; re-scope pending"))
 }
 
 // addPending adds ids to rescope_pending, each once.
@@ -100,7 +100,7 @@ func (e *Engine) holdRescope(s *mdstore.State) {
 		return
 	}
 	e.addPending(s, ids...)
-	s.AppendLog(e.logLine(s, "re-scope of "+strings.Join(ids, ",")+" still owed; re-scope pending"))
+	s.AppendLog(e.LogLine(s, "re-scope of "+strings.Join(ids, ",")+" still owed; re-scope pending"))
 }
 
 // actedOn records that the agent acted on the re-scope of id: it leaves
@@ -121,7 +121,7 @@ func (e *Engine) actedOn(s *mdstore.State, id string) bool {
 		if len(ids) > 0 {
 			s.Set("next_action", config.Expand(e.Templates.Rescope, strings.Join(ids, ","), phase, slice))
 		} else {
-			s.Set("next_action", e.continueAction(s, id))
+			s.Set("next_action", e.ContinueAction(s, id))
 		}
 	}
 	return owed
@@ -143,16 +143,16 @@ func (e *Engine) Rescoped(ctx context.Context, id string) (*RescopedResult, erro
 	if err := checkQID(id); err != nil {
 		return nil, err
 	}
-	return transact(ctx, e, func(f *files) (*RescopedResult, error) {
-		b := f.questions.Find(id)
-		if b == nil && !slices.Contains(e.owedRescopes(f.state), id) {
+	return transact(ctx, e, func(f *Files) (*RescopedResult, error) {
+		b := f.Questions.Find(id)
+		if b == nil && !slices.Contains(e.owedRescopes(f.State), id) {
 			return nil, unknownQID(id)
 		}
 		r := &RescopedResult{QID: id}
-		if r.Owed = e.actedOn(f.state, id); r.Owed {
-			f.state.AppendLog(e.logLine(f.state, "re-scoped "+id))
+		if r.Owed = e.actedOn(f.State, id); r.Owed {
+			f.State.AppendLog(e.LogLine(f.State, "re-scoped "+id))
 		}
-		r.NextAction, r.Pending = valueOf(f.state, "next_action"), rescopePending(f.state)
+		r.NextAction, r.Pending = valueOf(f.State, "next_action"), rescopePending(f.State)
 		return r, nil
 	})
 }

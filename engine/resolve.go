@@ -120,7 +120,7 @@ func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResu
 		res   *ResolveResult
 		fired []firing
 	}
-	d, err := transact(ctx, e, func(f *files) (done, error) {
+	d, err := transact(ctx, e, func(f *Files) (done, error) {
 		// Validate everything against the file before changing anything.
 		cs, err := e.validateAll(f, items, bad, by)
 		if err != nil {
@@ -164,7 +164,7 @@ func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResu
 // already final with it, the decision a crash kept out of decisions.md.
 // Then state.md moves on. It returns what it did, the question as it now
 // reads (for the notify hook) and a warning, if any.
-func (e *Engine) apply(f *files, c checked, by string) (Resolved, Question, string, error) {
+func (e *Engine) apply(f *Files, c checked, by string) (Resolved, Question, string, error) {
 	r := Resolved{QID: c.QID, Status: c.Kind}
 	q, kind := c.q, c.Kind
 	switch {
@@ -175,15 +175,15 @@ func (e *Engine) apply(f *files, c checked, by string) (Resolved, Question, stri
 		}
 		r.Response, r.Progress, r.WaitingFor, r.Unchanged = &rr.response, rr.q.Progress, rr.q.WaitingFor, rr.unchanged
 		if rr.q.Status == StatusOpen {
-			r.Status, r.State = StatusOpen, valueOf(f.state, "status")
-			r.StopReason, _ = stopReason(f.state)
+			r.Status, r.State = StatusOpen, valueOf(f.State, "status")
+			r.StopReason, _ = StopReason(f.State)
 			return r, rr.q, "", nil
 		}
 		q, kind = rr.q, rr.q.Status
 		r.Status = kind
 	case c.q.Status == StatusOpen:
 		var err error
-		if q, err = e.record(f, f.questions.Find(c.QID), c.q, c.want, by, ""); err != nil {
+		if q, err = e.record(f, f.Questions.Find(c.QID), c.q, c.want, by, ""); err != nil {
 			return r, q, "", err
 		}
 	default:
@@ -194,12 +194,12 @@ func (e *Engine) apply(f *files, c checked, by string) (Resolved, Question, stri
 	if q.Answer != nil {
 		r.Answer = *q.Answer
 	}
-	updated, warn := e.resolveState(f, q, kind, r.Unchanged)
+	updated, warn := e.ResolveState(f, q, kind, r.Unchanged)
 	r.StateUpdated = updated
-	r.State = valueOf(f.state, "status")
-	r.StopReason, _ = stopReason(f.state)
+	r.State = valueOf(f.State, "status")
+	r.StopReason, _ = StopReason(f.State)
 	if updated {
-		r.NextAction, _ = f.state.Get("next_action")
+		r.NextAction, _ = f.State.Get("next_action")
 	}
 	return r, q, warn, nil
 }
@@ -277,20 +277,20 @@ func sameResolution(b *mdstore.Block, r resolution) bool {
 
 // answer writes a resolution into the question's block and the decision
 // log, and returns the question as it now reads.
-func (e *Engine) answer(f *files, id string, r resolution, by, auto string) (Question, error) {
-	b := f.questions.Find(id)
+func (e *Engine) answer(f *Files, id string, r resolution, by, auto string) (Question, error) {
+	b := f.Questions.Find(id)
 	r, err := e.resolvedValues(b, r)
 	if err != nil {
 		return Question{}, fmt.Errorf("%s: %w", id, err)
 	}
-	return e.record(f, b, fromBlock(b, e.Now()), r, by, auto)
+	return e.record(f, b, FromBlock(b, e.Now()), r, by, auto)
 }
 
 // record writes r, a resolution with its values computed (resolvedValues),
 // into block b, which reads as q, and appends its decision; it returns the
 // question as it now reads. The decision copies b's fields before the
 // edit, which moves the lines b was read from.
-func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by, auto string) (Question, error) {
+func (e *Engine) record(f *Files, b *mdstore.Block, q Question, r resolution, by, auto string) (Question, error) {
 	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: e.timestamp()}, {Key: "answer", Value: r.text}}
 	if r.choice != 0 {
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
@@ -319,10 +319,10 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 		}
 		return b.Get(k)
 	})
-	if err := f.questions.Set(b.QID, kvs...); err != nil {
+	if err := f.Questions.Set(b.QID, kvs...); err != nil {
 		return Question{}, err
 	}
-	f.decisions = decisions(f.decisions)
+	f.Decisions = decisions(f.Decisions)
 	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
 	q.SignedBy = written[FieldSignedBy]
 	q.Choice = nil
@@ -333,14 +333,18 @@ func (e *Engine) record(f *files, b *mdstore.Block, q Question, r resolution, by
 	return q, nil
 }
 
-func decisionHeading(id, status string) string { return id + " " + status }
+// DecisionHeading is the title of the decisions.md entry of question id
+// resolved with status, "<id> <status>": the entry is found by it.
+func DecisionHeading(id, status string) string { return id + " " + status }
 
 // decisionFields are the fields of a question that its decision copies.
 var decisionFields = []string{"slice", "gate", "question", "raised_at", "answer", "choice", "answered_by", "answered_via", "auto", "answered_at", "strategy", "responses", FieldSignedBy, FieldSignature}
 
-// appendDecision appends the decision record of a resolved block.
-func (e *Engine) appendDecision(f *files, b *mdstore.Block) {
-	f.decisions = e.decisionOf(b.QID, b.Value("status"), b.Get)(f.decisions)
+// AppendDecision appends to f's decisions.md the decision record of b, a
+// resolved block: under DecisionHeading(b.QID, its status), the fields a
+// decision copies. It appends even when such an entry is there already.
+func (e *Engine) AppendDecision(f *Files, b *mdstore.Block) {
+	f.Decisions = e.decisionOf(b.QID, b.Value("status"), b.Get)(f.Decisions)
 }
 
 // decisionOf reads the decision record of id, status from get at once,
@@ -353,30 +357,32 @@ func (e *Engine) decisionOf(id, status string, get func(string) (string, bool)) 
 		}
 	}
 	return func(decisions []byte) []byte {
-		return mdstore.AppendRecord(decisions, decisionHeading(id, status), kvs...)
+		return mdstore.AppendRecord(decisions, DecisionHeading(id, status), kvs...)
 	}
 }
 
 // completeDecision appends the decision of a final question when a crash
 // kept it out of decisions.md.
-func (e *Engine) completeDecision(f *files, id string) {
-	b := f.questions.Find(id)
-	if !mdstore.HasDecision(f.decisions, decisionHeading(id, b.Value("status"))) {
-		e.appendDecision(f, b)
+func (e *Engine) completeDecision(f *Files, id string) {
+	b := f.Questions.Find(id)
+	if !mdstore.HasDecision(f.Decisions, DecisionHeading(id, b.Value("status"))) {
+		e.AppendDecision(f, b)
 	}
 }
 
-// resolveState moves state.md on after a resolution of q: when state.md
+// ResolveState moves state.md on after a resolution of q: when state.md
 // awaits it, the pause is lifted and next_action set (the re-scope command
 // after a reject, else the continue command); a stop stays. A person who
 // overrules a provisional answer (answers other than option 1, or rejects)
 // sends the agent back to re-scoping: at once when nothing else holds the
-// cursor, else through rescope_pending. It reports whether state.md changed
-// and a warning for the caller, if any.
-func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bool, string) {
-	id, s := q.QID, f.state
+// cursor, else through rescope_pending. rerun says q's resolution was
+// written before (the same resolution again, or doctor completing an
+// interrupted one): an overruling of it is not owed again. It reports
+// whether state.md changed and a warning for the caller, if any.
+func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bool, string) {
+	id, s := q.QID, f.State
 	overruled := q.Provisional && (kind == StatusRejected || kind == StatusAnswered && (q.Choice == nil || *q.Choice != 1))
-	_, blocked := stopReason(s)
+	_, blocked := StopReason(s)
 	awaited := s.AwaitingQID()
 	switch {
 	case awaited != "" && awaited != id:
@@ -398,14 +404,14 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 			e.deferRescope(s, id, text)
 			return true, ""
 		case queued:
-			s.AppendLog(e.logLine(s, text))
+			s.AppendLog(e.LogLine(s, text))
 			return true, ""
 		}
 		return false, fmt.Sprintf("state.md awaits %s, not %s: state.md left as it is", awaited, id)
 	case awaited == "" && rerun:
 		return false, ""
 	case awaited == "" && !overruled:
-		s.AppendLog(e.logLine(s, kind+" "+id))
+		s.AppendLog(e.LogLine(s, kind+" "+id))
 		return false, ""
 	case awaited == "" && blocked:
 		e.deferRescope(s, id, kind+" provisional "+id)
@@ -413,7 +419,7 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 	case awaited == "":
 		next := e.rescopeAction(s, id)
 		s.Set("next_action", next)
-		s.AppendLog(e.logLine(s, kind+" provisional "+id+"; next: "+next))
+		s.AppendLog(e.LogLine(s, kind+" provisional "+id+"; next: "+next))
 		return true, overruledText(id, kind) + ": next_action is " + next
 	}
 	s.ClearAwaiting()
@@ -424,7 +430,7 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 		if kind == StatusRejected {
 			e.deferRescope(s, id, kind+" "+id+"; still blocked")
 		} else {
-			s.AppendLog(e.logLine(s, kind+" "+id+"; still blocked"))
+			s.AppendLog(e.LogLine(s, kind+" "+id+"; still blocked"))
 		}
 		if queued != nil {
 			e.pauseUnder(f, *queued, "pause moves to "+queued.QID+" (queued in awaiting_next); still blocked")
@@ -437,18 +443,18 @@ func (e *Engine) resolveState(f *files, q Question, kind string, rerun bool) (bo
 		if kind == StatusRejected {
 			e.deferRescope(s, id, kind+" "+id)
 		}
-		e.pause(f, *queued, kind+" "+id+"; pause moves to "+queued.QID+" (queued in awaiting_next)")
+		e.Pause(f, *queued, kind+" "+id+"; pause moves to "+queued.QID+" (queued in awaiting_next)")
 		return true, ""
 	}
 	next := ""
 	if kind == StatusRejected {
 		next = e.rescopeAction(s, id)
 	} else {
-		next = e.continueAction(s, id)
+		next = e.ContinueAction(s, id)
 	}
 	s.Set("status", CursorRunning)
 	s.Set("next_action", next)
-	s.AppendLog(e.logLine(s, kind+" "+id+"; next: "+next))
+	s.AppendLog(e.LogLine(s, kind+" "+id+"; next: "+next))
 	return true, ""
 }
 
@@ -459,10 +465,11 @@ func overruledText(id, kind string) string {
 	return id + " was provisional on option 1 and is now " + kind
 }
 
-// continueAction is next_action once a person has answered: the re-scope
+// ContinueAction is next_action once a person has answered: the re-scope
 // command while re-scopes are pending (clearing them), else the cursor's
-// return_next_action when it has one, else the continue command.
-func (e *Engine) continueAction(s *mdstore.State, id string) string {
+// return_next_action when it has one, else the continue command (the
+// template, of id, the question answered, "" for none).
+func (e *Engine) ContinueAction(s *mdstore.State, id string) string {
 	if len(rescopePending(s)) > 0 {
 		return e.rescopeAction(s, "")
 	}

@@ -71,7 +71,7 @@ func cleanItems(b *Batch) ([]Resolution, lineErrors, error) {
 // validateAll validates items against the files (validate), and a batch's
 // qids as questions.md spells them, each named once; bad are the problems
 // found before the files were read.
-func (e *Engine) validateAll(f *files, items []Resolution, bad lineErrors, by string) ([]checked, error) {
+func (e *Engine) validateAll(f *Files, items []Resolution, bad lineErrors, by string) ([]checked, error) {
 	bad = slices.Clone(bad)
 	cs := make([]checked, 0, len(items))
 	lineOf := map[string]int{}
@@ -102,9 +102,9 @@ func (e *Engine) validateAll(f *files, items []Resolution, bad lineErrors, by st
 // the command (or the batch line) an identical re-run; final otherwise, it
 // is a conflict. A routed question takes only its responders' responses
 // (validateResponse). It returns the resolution with what it read.
-func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
+func (e *Engine) validate(f *Files, it Resolution, by string) (checked, error) {
 	where := it.where()
-	b, err := e.find(f.questions, it.QID, it.Fingerprint)
+	b, err := e.find(f.Questions, it.QID, it.Fingerprint)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && it.Line > 0:
 		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(ListQuestions, "")
@@ -113,7 +113,7 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 	case err != nil:
 		return checked{}, err
 	}
-	c := checked{Resolution: it, q: fromBlock(b, e.Now())}
+	c := checked{Resolution: it, q: FromBlock(b, e.Now())}
 	c.QID = b.QID
 	if c.q.routed() && !b.Row() {
 		c.routed = true
@@ -128,8 +128,8 @@ func (e *Engine) validate(f *files, it Resolution, by string) (checked, error) {
 		}
 		return c, nil // an identical re-run, in a batch as alone
 	}
-	if rec, ok := recordedDecision(f.decisions, b.QID); ok && !b.Row() && rec.sameQuestion(b) {
-		return c, mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.line, rec.status).
+	if rec, ok := recordedDecision(f.Decisions, b.QID); ok && !b.Row() && rec.SameQuestion(b) {
+		return c, mdstore.Errorf(ErrConflict, "%s: questions.md has it open, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", where, rec.Line, rec.Status).
 			Hint("nothing was written: a second decision would contradict the first").Fix(RunDoctorFix, "")
 	}
 	if err != nil {

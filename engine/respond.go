@@ -36,7 +36,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 	}
 	who, ok := rt.responder(by)
 	if !ok {
-		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, oneLine(by), strings.Join(rt.route, ", ")).
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, OneLine(by), strings.Join(rt.route, ", ")).
 			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
 			Fix(RespondAs, e.ResolveCommand(q))
 	}
@@ -67,7 +67,7 @@ func responseOf(who, kind string, r resolution) Response {
 // identical one writes nothing. While the question stays open, state.md
 // keeps its pause and gets only a Log line. rv is the response's values,
 // as validateResponse computed them.
-func (e *Engine) respond(f *files, q Question, rv resolution, it Resolution, by string) (respondResult, error) {
+func (e *Engine) respond(f *Files, q Question, rv resolution, it Resolution, by string) (respondResult, error) {
 	rt, err := q.routing()
 	if err != nil {
 		return respondResult{}, err
@@ -87,13 +87,13 @@ func (e *Engine) respond(f *files, q Question, rv resolution, it Resolution, by 
 		rt.responses = slices.Delete(rt.responses, i, i+1)
 	}
 	rt.responses = append(rt.responses, resp)
-	if err := f.questions.Set(q.QID, mdstore.KV{Key: "responses", Value: encodeResponses(rt.responses)}); err != nil {
+	if err := f.Questions.Set(q.QID, mdstore.KV{Key: "responses", Value: encodeResponses(rt.responses)}); err != nil {
 		return respondResult{}, err
 	}
 	v := rt.outcome()
 	if !v.final {
-		open := fromBlock(f.questions.Find(q.QID), e.Now())
-		f.state.AppendLog(e.logLine(f.state, "response to "+q.QID+": "+who+" "+it.Kind+"; "+open.Progress))
+		open := FromBlock(f.Questions.Find(q.QID), e.Now())
+		f.State.AppendLog(e.LogLine(f.State, "response to "+q.QID+": "+who+" "+it.Kind+"; "+open.Progress))
 		return respondResult{q: open, response: resp}, nil
 	}
 	final, err := e.answer(f, q.QID, resolution{kind: v.status, text: v.text, choice: v.choice, via: it.Via}, strings.Join(v.by, ", "), "")

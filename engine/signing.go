@@ -142,7 +142,12 @@ func (e *Engine) RequiresSignature(q Question) *config.Rule {
 	return e.Rules.MatchQuestion(config.RequireSignature, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags)
 }
 
-func verifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.Signed, error) {
+// VerifyStatement checks sig, the signature of a decision, against the
+// statement st of what was decided: it returns the signer when an
+// allowed_signers line lets the key sign for st's answered_by at st's
+// answered_at (sign.Verify), else an error (sign.ErrStatement when st has
+// no valid answered_at).
+func VerifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.Signed, error) {
 	msg, err := st.Bytes()
 	if err != nil {
 		return sign.Signed{}, err
@@ -157,7 +162,7 @@ func verifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.
 // decisionValue is a field of the decision entry "id status", "" when
 // there is none.
 func decisionValue(decisions []byte, id, status, key string) string {
-	title := decisionHeading(id, status)
+	title := DecisionHeading(id, status)
 	for _, b := range mdstore.DecisionBlocks(decisions) {
 		if b.QID == title {
 			return b.Value(key)
@@ -191,7 +196,7 @@ func (h *holds) held(q *Question) bool {
 	if !h.read {
 		// One pass over decisions.md, not one per question.
 		h.read = true
-		decisions, _, _ := h.e.readUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
+		decisions, _, _ := h.e.ReadUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
 		h.sigs = map[string]string{}
 		for _, b := range mdstore.DecisionBlocks(decisions) {
 			if sig := b.Value(FieldSignature); sig != "" {
@@ -200,12 +205,12 @@ func (h *holds) held(q *Question) bool {
 		}
 		h.allowed, _ = h.e.AllowedSigners()
 	}
-	sig := h.sigs[decisionHeading(q.QID, q.Status)]
+	sig := h.sigs[DecisionHeading(q.QID, q.Status)]
 	if strings.TrimSpace(sig) == "" {
 		q.Unsigned = fmt.Errorf("%w: no signature", ErrSignature).Error()
 		return true
 	}
-	if _, err := verifyStatement(StatementOf(h.e.WS.Slug, *q), sig, h.allowed); err != nil {
+	if _, err := VerifyStatement(StatementOf(h.e.WS.Slug, *q), sig, h.allowed); err != nil {
 		q.Unsigned = err.Error()
 		return true
 	}
@@ -214,13 +219,13 @@ func (h *holds) held(q *Question) bool {
 
 // unsigned lists the final questions of the workspace that a
 // require-signature rule selects and that no counted signature covers.
-func (e *Engine) unsigned(f *files) []Question {
+func (e *Engine) unsigned(f *Files) []Question {
 	if !e.Rules.Requires() {
 		return nil
 	}
 	h := &holds{e: e}
 	var out []Question
-	for q := range e.questions(f.questions, "all") {
+	for q := range e.questions(f.Questions, "all") {
 		if h.held(&q) {
 			out = append(out, q.detached())
 		}
@@ -271,7 +276,7 @@ func (e *Engine) signStatement(signer Signer, st sign.Statement) (sign.Signed, s
 		return sign.Signed{}, "", fmt.Errorf("%w: %v", ErrSignature, err)
 	}
 	allowed, _ := e.AllowedSigners()
-	signed, err := verifyStatement(st, sig, allowed)
+	signed, err := VerifyStatement(st, sig, allowed)
 	if err != nil {
 		return sign.Signed{}, "", mdstore.WithHint(fmt.Errorf("%w: the signature would not count: %v", ErrSignature, err),
 			"list this key for "+st.AnsweredBy+" (the resolution's answered_by) in .devrites/allowed_signers or this machine's allowed_signers (docs/signing.md); when answering, --by gives the name the answer is recorded under")
@@ -281,7 +286,7 @@ func (e *Engine) signStatement(signer Signer, st sign.Statement) (sign.Signed, s
 
 // holdUnsigned stops the agent on the unsigned questions of the workspace
 // (state check, MCP check and the harness hooks all come here).
-func (e *Engine) holdUnsigned(f *files, r *CheckResult) {
+func (e *Engine) holdUnsigned(f *Files, r *CheckResult) {
 	r.Unsigned = e.unsigned(f)
 	if len(r.Unsigned) == 0 {
 		return

@@ -42,12 +42,12 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 		return nil, err
 	}
 	signer := memoSigner(s)
-	return transact(ctx, e, func(f *files) (*SignResult, error) {
-		b, err := e.lookup(f.questions, id)
+	return transact(ctx, e, func(f *Files) (*SignResult, error) {
+		b, err := e.lookup(f.Questions, id)
 		if err != nil {
 			return nil, err
 		}
-		q := fromBlock(b, e.Now())
+		q := FromBlock(b, e.Now())
 		if q.Status == StatusOpen {
 			return nil, mdstore.Errorf(ErrNotOpen, "%s is open: there is no resolution to sign", q.QID)
 		}
@@ -61,10 +61,10 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", q.QID, err)
 		}
-		if err := f.questions.Set(q.QID, mdstore.KV{Key: FieldSignedBy, Value: signed.String()}); err != nil {
+		if err := f.Questions.Set(q.QID, mdstore.KV{Key: FieldSignedBy, Value: signed.String()}); err != nil {
 			return nil, err
 		}
-		f.decisions, err = mdstore.SetDecisionFields(f.decisions, decisionHeading(q.QID, q.Status),
+		f.Decisions, err = mdstore.SetDecisionFields(f.Decisions, DecisionHeading(q.QID, q.Status),
 			mdstore.KV{Key: FieldSignedBy, Value: signed.String()}, mdstore.KV{Key: FieldSignature, Value: sig})
 		if err != nil {
 			return nil, err
@@ -77,7 +77,7 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 // StoredSignature is the armored signature decisions.md holds for the
 // final question q's resolution, "" when there is none.
 func (e *Engine) StoredSignature(q Question) (string, error) {
-	b, _, err := e.readUnlocked(mdstore.DecisionsFile)
+	b, _, err := e.ReadUnlocked(mdstore.DecisionsFile)
 	if err != nil {
 		return "", err
 	}

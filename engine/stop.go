@@ -12,13 +12,13 @@ import (
 // records why work halted and how to pick it up cold; resume lifts it and
 // puts the cursor back where the questions say.
 
-// stopReason returns the reason of a stop that only a person lifts: the
+// StopReason returns the reason of a stop that only a person lifts: the
 // cursor is blocked (state stop --status blocked).
-func stopReason(s *mdstore.State) (string, bool) {
+func StopReason(s *mdstore.State) (string, bool) {
 	if st, _ := s.Get("status"); st != CursorBlocked {
 		return "", false
 	}
-	return oneLine(valueOf(s, "stop_reason")), true
+	return OneLine(valueOf(s, "stop_reason")), true
 }
 
 // StopRequest is a cold-resumable stop.
@@ -39,7 +39,7 @@ func (e *Engine) Stop(ctx context.Context, r StopRequest) (StopResult, error) {
 	if err := r.check(); err != nil {
 		return StopResult{}, err
 	}
-	return transact(ctx, e, func(f *files) (StopResult, error) {
+	return transact(ctx, e, func(f *Files) (StopResult, error) {
 		return e.stop(f, r), nil
 	})
 }
@@ -76,24 +76,24 @@ func liftStop(s *mdstore.State) {
 // with the same reason (docs/formats.md). A stop with status running
 // lifts the stop as Resume does: back to the pause when a question the
 // cursor awaits is still open, else running on the given resume action.
-func (e *Engine) stop(f *files, r StopRequest) StopResult {
+func (e *Engine) stop(f *Files, r StopRequest) StopResult {
 	status := r.Status
 	next := r.Resume
 	if status == CursorRunning {
-		liftStop(f.state)
+		liftStop(f.State)
 		if aw, resolve := e.stillAwaited(f); aw != "" {
 			status, next = CursorAwaiting, resolve
-		} else if len(rescopePending(f.state)) > 0 {
-			next = e.rescopeAction(f.state, "") // a rejection outlives the stop
+		} else if len(rescopePending(f.State)) > 0 {
+			next = e.rescopeAction(f.State, "") // a rejection outlives the stop
 		}
 	} else {
-		e.holdRescope(f.state)
-		f.state.Set("stop_reason", r.Reason)
-		f.state.Set("stopped_at", e.timestamp())
+		e.holdRescope(f.State)
+		f.State.Set("stop_reason", r.Reason)
+		f.State.Set("stopped_at", e.timestamp())
 	}
-	f.state.Set("status", status)
-	f.state.Set("next_action", next)
-	f.state.AppendLog(e.logLine(f.state, "stop "+r.Status+": "+r.Reason))
+	f.State.Set("status", status)
+	f.State.Set("next_action", next)
+	f.State.AppendLog(e.LogLine(f.State, "stop "+r.Status+": "+r.Reason))
 	return StopResult{Status: status, NextAction: next}
 }
 
@@ -112,15 +112,15 @@ type ResumeResult struct {
 // re-scope command). Without a stop it changes
 // nothing.
 func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
-	return transact(ctx, e, func(f *files) (*ResumeResult, error) {
-		s := f.state
+	return transact(ctx, e, func(f *Files) (*ResumeResult, error) {
+		s := f.State
 		reason, _ := s.Get("stop_reason")
 		status, _ := s.Get("status")
-		r := &ResumeResult{Status: status, Lifted: oneLine(reason), NextAction: valueOf(s, "next_action")}
+		r := &ResumeResult{Status: status, Lifted: OneLine(reason), NextAction: valueOf(s, "next_action")}
 		if status == CursorAwaiting && reason == "" {
 			q := Question{QID: s.AwaitingQID()}
-			if b := f.questions.Find(q.QID); b != nil {
-				q = fromBlock(b, e.Now())
+			if b := f.Questions.Find(q.QID); b != nil {
+				q = FromBlock(b, e.Now())
 			}
 			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(ResolveAwaited, e.ResolveCommand(q))
 		}
@@ -140,7 +140,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 			s.Set("next_action", r.NextAction)
 		}
 		s.Set("status", r.Status)
-		s.AppendLog(e.logLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
+		s.AppendLog(e.LogLine(s, "resume: stop lifted ("+r.Lifted+"); status "+r.Status))
 		return r, nil
 	})
 }

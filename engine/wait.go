@@ -107,7 +107,7 @@ func (e *Engine) waitedFor(id string) (Question, error) {
 	if err != nil {
 		return Question{}, err
 	}
-	if id = f.state.AwaitingQID(); id == "" {
+	if id = f.State.AwaitingQID(); id == "" {
 		return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
 			Hint("name the question to wait for: devrites-engine wait <qid>").Fix(ListQuestions, "")
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/checkup"
 	"github.com/devrites/devrites-engine/doctor"
-	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -39,7 +39,7 @@ func cmdDoctor(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := engine.Doctor(e.ctx, ws, e.now, c.Duration("lock-timeout"), c.Bool("fix"))
+	rep, err := checkup.Run(e.ctx, ws, e.now, c.Duration("lock-timeout"), c.Bool("fix"))
 	if rep == nil {
 		return err
 	}

@@ -1,12 +1,11 @@
-package engine
+package checkup
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -18,73 +17,27 @@ import (
 // open from state.md's Awaiting section: nobody has answered it, and the
 // agent must not proceed as if someone had.
 
-// recorded is the last final decision decisions.md records for a qid.
-type recorded struct {
-	id, status string
-	line       int
-	entry      *mdstore.Block
-}
-
 // resolutionFields are the fields of a decision that restore a resolution.
 var resolutionFields = []string{"answered_at", "answer", "choice", "answered_by", "answered_via", "auto", "strategy", "responses"}
 
 // recordedDecisions returns, by qid, where in ledger (decisions.md's
 // blocks, mdstore.DecisionBlocks) the last entry that records a final
-// status is (recordOf reads it): a place, not the record, as a workspace
+// status is (RecordOf reads it): a place, not the record, as a workspace
 // of 10,000 decisions would hold 10,000 records.
 func recordedDecisions(ledger []*mdstore.Block) map[string]int {
 	out := make(map[string]int, len(ledger))
 	for i, e := range ledger {
-		if r := recordOf(e); r.id != "" {
-			out[r.id] = i
+		if r := engine.RecordOf(e); r.ID != "" {
+			out[r.ID] = i
 		}
 	}
 	return out
 }
 
-// lastRecord is the last final decision of id that ledger records.
-func lastRecord(ledger []*mdstore.Block, id string) (recorded, bool) {
-	for i := len(ledger) - 1; i >= 0; i-- {
-		if r := recordOf(ledger[i]); r.id == id {
-			return r, true
-		}
-	}
-	return recorded{}, false
-}
-
-// recordOf reads an entry of decisions.md as a final decision; its id is ""
-// when the entry records none.
-func recordOf(e *mdstore.Block) recorded {
-	id := mdstore.DecisionID(e.QID)
-	status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
-	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == StatusOpen {
-		return recorded{}
-	}
-	return recorded{id: id, status: status, line: e.Line(), entry: e}
-}
-
-// sameQuestion reports whether the entry is about block b's question
-// (mdstore.RecordsQuestion): an entry under an id that a renumbering gave
-// to another question, or of another question asking the same text, is
-// not.
-func (r recorded) sameQuestion(b *mdstore.Block) bool {
-	return mdstore.RecordsQuestion(r.entry.Value("question"), r.entry.Value("raised_at"), b.Value("question"), b.Value("raised_at"))
-}
-
-// recordedDecision is the last final decision of id, if decisions.md has
-// one. A file that holds no "## <id> " is not parsed: a resolve asks this
-// of every question it resolves.
-func recordedDecision(b []byte, id string) (recorded, bool) {
-	if !bytes.Contains(b, []byte("## "+id+" ")) {
-		return recorded{}, false
-	}
-	return lastRecord(mdstore.DecisionBlocks(b), id)
-}
-
 // reverted is a question whose block disagrees with its recorded decision:
 // open (block set) or missing (block nil).
 type reverted struct {
-	recorded
+	engine.Record
 	block *mdstore.Block
 }
 
@@ -93,18 +46,18 @@ type reverted struct {
 // question under a renumbered id, and is left alone; so are duplicated
 // qids.
 func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
-	if !w.hasDec {
+	if !w.HasDec {
 		return nil
 	}
 	rec := recordedDecisions(ledger)
-	repeated := repeatedIDs(w.questions)
+	repeated := repeatedIDs(w.Questions)
 	found := map[string]*mdstore.Block{} // the recorded ids' blocks that are open
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		i, ok := rec[b.QID]
 		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !recordOf(ledger[i]).sameQuestion(b) {
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != engine.StatusOpen || !engine.RecordOf(ledger[i]).SameQuestion(b) {
 			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
@@ -112,20 +65,20 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 	}
 	out := make([]reverted, 0, len(rec))
 	for id, i := range rec {
-		out = append(out, reverted{recordOf(ledger[i]), found[id]})
+		out = append(out, reverted{engine.RecordOf(ledger[i]), found[id]})
 	}
-	slices.SortFunc(out, func(a, b reverted) int { return a.line - b.line })
+	slices.SortFunc(out, func(a, b reverted) int { return a.Line - b.Line })
 	return out
 }
 
 // vanishedAwaited is the qid state.md awaits when questions.md has lost it
 // and decisions.md records no decision of it, else "".
 func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
-	id := w.state.AwaitingQID()
-	if id == "" || w.questions.Find(id) != nil {
+	id := w.State.AwaitingQID()
+	if id == "" || w.Questions.Find(id) != nil {
 		return ""
 	}
-	if _, ok := lastRecord(ledger, id); ok {
+	if _, ok := engine.LastRecord(ledger, id); ok {
 		return ""
 	}
 	return id
@@ -133,16 +86,16 @@ func vanishedAwaited(w *wsFiles, ledger []*mdstore.Block) string {
 
 // checkLedger reports the questions reverted behind decisions.md's back.
 func (d *checkup) checkLedger(w *wsFiles, ledger []*mdstore.Block) {
-	if w.refused || !w.hasDec {
+	if w.refused || !w.HasDec {
 		return
 	}
 	for _, r := range revertedQuestions(w, ledger) {
-		f := doctor.Finding{Severity: doctor.SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.line,
-			Problem: fmt.Sprintf("decisions.md records %s %s, but questions.md has lost it (a stale editor save or a bad merge?)", r.id, r.status),
+		f := doctor.Finding{Severity: doctor.SevError, Kind: "ledger", File: mdstore.DecisionsFile, Line: r.Line,
+			Problem: fmt.Sprintf("decisions.md records %s %s, but questions.md has lost it (a stale editor save or a bad merge?)", r.ID, r.Status),
 			Mend:    "run: devrites-engine doctor --fix (restores the question with its recorded resolution)", Fixable: w.held == ""}
 		if r.block != nil {
 			f.File, f.Line = mdstore.QuestionsFile, r.block.Line()
-			f.Problem = fmt.Sprintf("%s is open here, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", r.id, r.line, r.status)
+			f.Problem = fmt.Sprintf("%s is open here, but decisions.md:%d records it %s (a stale editor save or a bad merge?)", r.ID, r.Line, r.Status)
 			f.Mend = "run: devrites-engine doctor --fix (restores the recorded resolution)"
 		}
 		if w.held != "" {
@@ -159,47 +112,47 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		return nil // questions.md is missing or has errors of its own
 	}
 	for _, r := range revertedQuestions(w, ledger) {
-		kvs := []mdstore.KV{{Key: "status", Value: r.status}}
+		kvs := []mdstore.KV{{Key: "status", Value: r.Status}}
 		for _, k := range resolutionFields {
-			if v, ok := r.entry.Get(k); ok {
+			if v, ok := r.Entry.Get(k); ok {
 				kvs = append(kvs, mdstore.KV{Key: k, Value: v})
 			}
 		}
-		did := fmt.Sprintf("%s %s again, as decisions.md:%d records", r.id, r.status, r.line)
+		did := fmt.Sprintf("%s %s again, as decisions.md:%d records", r.ID, r.Status, r.Line)
 		if r.block == nil {
 			var head []mdstore.KV
 			for _, k := range []string{"slice", "gate", "question"} {
-				if v, ok := r.entry.Get(k); ok {
+				if v, ok := r.Entry.Get(k); ok {
 					head = append(head, mdstore.KV{Key: k, Value: v})
 				}
 			}
 			kvs = append(append(kvs[:1:1], head...), kvs[1:]...)
 			kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.DecisionsFile})
-			w.questions.Append(r.id, kvs...)
-			did = fmt.Sprintf("restored %s (%s) from decisions.md:%d", r.id, r.status, r.line)
-		} else if err := w.questions.Set(r.id, kvs...); err != nil {
+			w.Questions.Append(r.ID, kvs...)
+			did = fmt.Sprintf("restored %s (%s) from decisions.md:%d", r.ID, r.Status, r.Line)
+		} else if err := w.Questions.Set(r.ID, kvs...); err != nil {
 			return err
 		}
 		w.dirtyQ = true
-		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(r.id).Line(), Did: did})
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.Questions.Find(r.ID).Line(), Did: did})
 	}
-	if _, blocked := stopReason(w.state); blocked {
+	if _, blocked := engine.StopReason(w.State); blocked {
 		return nil // a stop: doctor does not move it (see reconcile)
 	}
 	if id := vanishedAwaited(w, ledger); id != "" {
-		kvs := []mdstore.KV{{Key: "status", Value: StatusOpen}}
-		if v, ok := w.state.Get("active_slice"); ok {
+		kvs := []mdstore.KV{{Key: "status", Value: engine.StatusOpen}}
+		if v, ok := w.State.Get("active_slice"); ok {
 			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})
 		}
 		for _, k := range []string{"gate", "question", "proposed", "raised_at", "blocking_slices"} {
-			if v, ok := w.state.GetAwaiting(k); ok {
+			if v, ok := w.State.GetAwaiting(k); ok {
 				kvs = append(kvs, mdstore.KV{Key: k, Value: v})
 			}
 		}
 		kvs = append(kvs, mdstore.KV{Key: "restored_from", Value: mdstore.StateFile})
-		w.questions.Append(id, kvs...)
+		w.Questions.Append(id, kvs...)
 		w.dirtyQ = true
-		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.questions.Find(id).Line(),
+		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "ledger", File: mdstore.QuestionsFile, Line: w.Questions.Find(id).Line(),
 			Did: "restored " + id + " (open) from state.md's Awaiting section: nobody has answered it"})
 	}
 	return nil

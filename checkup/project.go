@@ -1,10 +1,11 @@
-package engine
+package checkup
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -32,11 +33,11 @@ type sharedQID struct {
 // sharedQIDs are this workspace's question ids another workspace of the
 // project holds too, in file order.
 func (d *checkup) sharedQIDs(w *wsFiles) []sharedQID {
-	if !d.e.severalWorkspaces() {
+	if !d.e.SeveralWorkspaces() {
 		return nil
 	}
 	mine := map[string]*mdstore.Block{}
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		if _, err := qid.Parse(b.QID); err == nil && mine[b.QID] == nil {
 			mine[b.QID] = b
 		}
@@ -91,7 +92,7 @@ func (d *checkup) checkSharedQIDs(w *wsFiles) {
 // the project, with renumbered_from; the pause and the decision entry
 // follow it.
 func (d *checkup) renumberShared(w *wsFiles) error {
-	others := d.e.otherQIDs()
+	others := d.e.OtherQIDs()
 	for {
 		// Found again after each renumbering: renumbered_from adds a line,
 		// and the blocks below it move.
@@ -102,37 +103,21 @@ func (d *checkup) renumberShared(w *wsFiles) error {
 		}
 		s := shared[i]
 		old, line := s.block.QID, s.block.Line()
-		id, _ := qid.Parse(old) // sharedQIDs keeps valid ids only
-		next, _, err := nextFree(&w.files, id.Date, others)
+		next, err := engine.RenumberedID(&w.Files, old, others) // sharedQIDs keeps valid ids only
 		if err != nil {
-			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
+			return err
 		}
 		if err := w.renumber(s.block, line, old, next); err != nil {
 			return err
 		}
 		others = append(others, next)
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + "; " + s.other + " has " + old + ")"
-		if w.state != nil && w.state.AwaitingQID() == old {
-			retarget(w.state, old, next)
-			w.dirtyS = true
+		if w.State != nil && w.State.AwaitingQID() == old {
 			did += "; state.md now awaits " + next
 		}
-		// A re-scope owed (next_action, rescope_pending) and a queued
-		// pause (awaiting_next) name it by its new id too.
-		if w.state != nil {
-			for _, en := range w.state.Cursor() {
-				if v := replaceID(en.Value, old, next); v != en.Value {
-					w.state.Set(en.Canon, v)
-					w.dirtyS = true
-				}
-			}
-		}
-		// The Log names each raise once, under the id its question has:
-		// in this workspace the old id named this question only.
-		if w.state != nil && w.state.MapLog(func(t string) string { return replaceID(t, old, next) }) {
-			w.dirtyS = true
-		}
-		if cs := followDecisions(&w.files, map[string]bool{old: true}); len(cs) > 0 {
+		state, decisions := engine.FollowRenumbered(&w.Files, old, next)
+		w.dirtyS = w.dirtyS || state
+		if decisions {
 			w.dirtyDec = true
 			did += "; decisions.md follows"
 		}

@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
-// Doctor checks a workspace and, with fix, makes the repairs that cannot lose
+// Run checks a workspace and, with fix, makes the repairs that cannot lose
 // information, all in one transaction under the workspace lock:
 //   - state.md is reconciled from questions.md (the source of truth): a pause
 //     a crash lost is restored, a pause on a question that is no longer open
@@ -27,21 +28,21 @@ import (
 // does not guess at text a person wrote. The checks run under the lock so
 // that state.md and questions.md come from the same transaction. When the
 // lock cannot be had within the timeout, that is itself a finding, the files
-// are checked without it, nothing is repaired, and Doctor returns that report
+// are checked without it, nothing is repaired, and Run returns that report
 // together with the lock's error (which wraps mdstore.ErrBusy).
-func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*doctor.Report, error) {
-	e, err := Open(ws, now, lockTimeout, "doctor")
+func Run(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lockTimeout time.Duration, fix bool) (*doctor.Report, error) {
+	e, err := engine.Open(ws, now, lockTimeout, "doctor")
 	if err != nil {
 		return nil, err
 	}
-	d := e.checkup(false, nil)
+	d := newCheckup(e)
 	d.Templates(e.Templates, e.ConfigErr())
 	global := d.Findings
 
 	// Each run of the transaction checks (and repairs) with a doctor of its
 	// own, so that a run repeated on newer files reports only what it saw.
 	run, err := mdstore.Transact(ctx, ws, lockTimeout, func(tx *mdstore.Tx) (*checkup, error) {
-		d := e.checkup(false, nil)
+		d := newCheckup(e)
 		d.Findings = slices.Clone(global)
 		w, err := d.load(tx.ReadOptional)
 		if err != nil {
@@ -76,7 +77,7 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 		}
 		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "lock", File: mdstore.LockFile,
 			Problem: "held by " + holder + " for longer than the lock timeout (" + lockTimeout.String() + ")", Mend: mend})
-		w, lerr := d.load(d.e.readUnlocked)
+		w, lerr := d.load(d.e.ReadUnlocked)
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -91,31 +92,26 @@ func Doctor(ctx context.Context, ws *mdstore.Workspace, now func() time.Time, lo
 }
 
 // checkup is one run of doctor's checks on the engine's workspace: the
-// checks of the files themselves (doctor.Checker) and those that need the
-// engine (drift, identity, ledgers, signatures), and --fix's repairs.
+// checks of the files themselves (doctor.Checker, with the engine's
+// routing check) and those that need the engine (drift, identity,
+// ledgers, signatures), and --fix's repairs.
 type checkup struct {
-	doctor.Checker
-	scan *scan // the write guard's scan of questions.md (ErrorsOnly)
-	e    *Engine
+	*doctor.Checker
+	e *engine.Engine
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
 }
 
-// checkup starts a run of the checks; errorsOnly for the write guard.
-func (e *Engine) checkup(errorsOnly bool, sc *scan) *checkup {
-	d := &checkup{e: e, scan: sc}
-	d.ErrorsOnly, d.Schema, d.Routing, d.WS = errorsOnly, mdstore.SchemaVersion, d.checkRouting, e.WS
-	if sc != nil {
-		d.Unclean = sc.unclean
-	}
-	return d
+// newCheckup starts a run of the checks.
+func newCheckup(e *engine.Engine) *checkup {
+	return &checkup{Checker: e.Checker(), e: e}
 }
 
 // checkState checks state.md (doctor.Checker.State); a missing or refused
 // one is not repaired.
 func (d *checkup) checkState(w *wsFiles) {
-	if !w.hasState || d.State(w.state, w.origState) {
+	if !w.hasState || d.State(w.State, w.origState) {
 		w.refused = true
 	}
 }
@@ -123,7 +119,7 @@ func (d *checkup) checkState(w *wsFiles) {
 // checkQuestions checks questions.md (doctor.Checker.Questions).
 func (d *checkup) checkQuestions(w *wsFiles) {
 	if w.hasQ {
-		d.Questions(w.questions, w.origQ, w.refused)
+		d.Questions(w.Questions, w.origQ, w.refused)
 	}
 }
 
@@ -176,7 +172,7 @@ func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error
 		return nil, err
 	}
 	if w.hasState {
-		w.state = mdstore.ParseState(w.origState)
+		w.State = mdstore.ParseState(w.origState)
 	}
 	w.origQ, w.hasQ, err = usable(mdstore.QuestionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no question has been raised here",
@@ -184,14 +180,37 @@ func (d *checkup) load(read func(string) ([]byte, bool, error)) (*wsFiles, error
 	if err != nil {
 		return nil, err
 	}
-	w.questions = mdstore.ParseQuestions(w.origQ)
-	w.decisions, w.hasDec, err = usable(mdstore.DecisionsFile, doctor.Finding{Severity: doctor.SevWarning,
+	w.Questions = mdstore.ParseQuestions(w.origQ)
+	w.Decisions, w.HasDec, err = usable(mdstore.DecisionsFile, doctor.Finding{Severity: doctor.SevWarning,
 		Problem: "missing: no decision has been recorded here",
 		Mend:    "nothing to do if that is so (the first resolution creates it); else restore it from version control"})
 	if err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// wsFiles is the workspace as doctor reads and repairs it.
+type wsFiles struct {
+	engine.Files
+	hasState, hasQ   bool
+	origQ, origState []byte
+	refused          bool // schema too new or unreadable: nothing is repaired
+	// held says why the cursor must not be reconciled from questions.md
+	// (it is missing, or one of the two files has errors of its own);
+	// "" when it may be.
+	held           string
+	dirtyQ, dirtyS bool
+	dirtyDec       bool
+}
+
+// stateBytes is state.md as it stands: the bytes read, not a copy, unless
+// a repair has changed it.
+func (w *wsFiles) stateBytes() []byte {
+	if w.State.Equal(w.origState) {
+		return w.origState
+	}
+	return w.State.Bytes()
 }
 
 // holdCursor says why drift must not be repaired: a cursor is reconciled
@@ -214,13 +233,13 @@ func (d *checkup) holdCursor(w *wsFiles) string {
 // at commit (not a copy of each file).
 func (w *wsFiles) stage(tx *mdstore.Tx) {
 	if w.dirtyQ {
-		tx.WriteContent(mdstore.QuestionsFile, w.questions)
+		tx.WriteContent(mdstore.QuestionsFile, w.Questions)
 	}
 	if w.dirtyS {
-		tx.WriteContent(mdstore.StateFile, w.state)
+		tx.WriteContent(mdstore.StateFile, w.State)
 	}
 	if w.dirtyDec {
-		tx.Write(mdstore.DecisionsFile, w.decisions)
+		tx.Write(mdstore.DecisionsFile, w.Decisions)
 	}
 }
 

@@ -1,10 +1,12 @@
-package engine
+package checkup
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
@@ -22,19 +24,8 @@ type drift struct {
 	interrupted []*mdstore.Block // questions an interrupted raise left, in file order
 }
 
-// pausing reports whether an open block waits for a person: provisional
-// validating questions are open but let the agent proceed.
-func pausing(b *mdstore.Block) bool {
-	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
-	if v[0] != StatusOpen {
-		return false
-	}
-	p := strings.TrimSpace(v[1])
-	return p == "" || p == "0" || p == "false"
-}
-
 func (d *checkup) readDrift(w *wsFiles) drift {
-	s := w.state
+	s := w.State
 	dr := drift{section: s.AwaitingLine(), awaited: s.AwaitingQID()}
 	for _, en := range s.Cursor() {
 		if en.Canon == "status" && dr.statusLine == 0 {
@@ -51,8 +42,8 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 		dr.awaitedLine = dr.section
 	}
 	var state []byte // read once, and only when a block may need it
-	for _, b := range w.questions.Blocks() {
-		if b.Nth() > 0 || !mayHaveInterrupted(b) { // the first block of each qid
+	for _, b := range w.Questions.Blocks() {
+		if b.Nth() > 0 || !engine.MayHaveInterrupted(b) { // the first block of each qid
 			continue
 		}
 		if state == nil {
@@ -62,7 +53,7 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}
-	if b := w.questions.Find(dr.awaited); b != nil && b.Value("status") == StatusOpen {
+	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == engine.StatusOpen {
 		dr.target = b
 		return dr
 	}
@@ -84,7 +75,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 	}
 	const file = mdstore.StateFile
 	dr := d.readDrift(w)
-	if repeatedIDs(w.questions)[dr.awaited] {
+	if repeatedIDs(w.Questions)[dr.awaited] {
 		return dr // which block state.md means is settled by renumbering first
 	}
 	blocked := dr.status == "blocked"
@@ -106,7 +97,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 	switch {
 	case dr.section > 0 && dr.awaited == "":
 		drifted(dr.section, "the Awaiting human section names no question_id")
-	case dr.awaited != "" && w.questions.Find(dr.awaited) == nil:
+	case dr.awaited != "" && w.Questions.Find(dr.awaited) == nil:
 		f := doctor.Finding{Severity: sev, Kind: "drift", File: file, Line: dr.awaitedLine,
 			Problem: fmt.Sprintf("awaits %s, which is not in questions.md (a stale editor save or a bad merge?)", dr.awaited),
 			Mend:    "run: devrites-engine doctor --fix (restores " + dr.awaited + " from decisions.md, or else open from the Awaiting section: nobody has answered it)",
@@ -115,12 +106,12 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 			f.Mend = reconcile
 		}
 		d.Add(f)
-	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.questions.Find(dr.awaited)):
+	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.Questions.Find(dr.awaited)):
 		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
-			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.questions.Find(dr.awaited).Value("status"), noRecord),
+			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status"), engine.NoRecord),
 			Mend:    "doctor does not move state.md on: nothing but questions.md says a person decided it"})
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
-		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.questions.Find(dr.awaited).Value("status")))
+		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status")))
 	}
 	switch {
 	case dr.target != nil && !dr.lost && dr.status != "awaiting_human" && !blocked:
@@ -137,7 +128,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: file, Line: dr.statusLine,
 				Problem: "awaiting_human with no question open, for a stop: " + reason,
 				Mend:    "when the person has acted: devrites-engine state stop --status running --reason … --resume …"})
-		} else if anyOpen(w.questions) {
+		} else if anyOpen(w.Questions) {
 			drifted(dr.statusLine, "status is awaiting_human, but it awaits no open question")
 		} else {
 			drifted(dr.statusLine, "status is awaiting_human, but no question is open")
@@ -149,14 +140,14 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 		if dr.target != nil && b.QID != dr.target.QID {
 			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
-				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.resolveFlags(fromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.ResolveFlags(engine.FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
 	}
 	return dr
 }
 
 func (d *checkup) stopReason(w *wsFiles) string {
-	v, _ := w.state.Get("stop_reason")
+	v, _ := w.State.Get("stop_reason")
 	return strings.TrimSpace(v)
 }
 
@@ -176,35 +167,65 @@ func (d *checkup) reconcile(w *wsFiles) {
 	if !fixable {
 		return
 	}
-	f := &w.files
+	f := &w.Files
 	var did string
 	switch {
 	case dr.target != nil:
-		q := fromBlock(dr.target, d.e.Now())
+		q := engine.FromBlock(dr.target, d.e.Now())
 		// A raise interrupted after questions.md left state.md as it was,
 		// with no pause: complete it with the raise's own log line.
 		text := "raised " + q.QID + " (" + q.Gate + ")"
 		if !dr.lost || dr.section > 0 {
 			text = "doctor: awaiting " + q.QID + " (reconciled from questions.md)"
 		}
-		d.e.pause(f, q, text)
+		d.e.Pause(f, q, text)
 		did = "state.md awaits " + q.QID + " (status awaiting_human)"
-	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil && d.unrecorded(w, w.questions.Find(dr.awaited)):
-		return // doctor_evidence.go: never moved on from questions.md alone
-	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil:
-		q := fromBlock(w.questions.Find(dr.awaited), d.e.Now())
+	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil && d.unrecorded(w, w.Questions.Find(dr.awaited)):
+		return // evidence.go: never moved on from questions.md alone
+	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil:
+		q := engine.FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
 		st := q.Status
-		d.e.resolveState(f, q, st, true)
-		next, _ := w.state.Get("next_action")
+		d.e.ResolveState(f, q, st, true)
+		next, _ := w.State.Get("next_action")
 		did = dr.awaited + " is " + st + ": state.md running, next: " + next
 	default:
-		next := d.e.continueAction(w.state, "")
-		w.state.ClearAwaiting()
-		w.state.Set("status", "running")
-		w.state.Set("next_action", next)
-		w.state.AppendLog(d.e.logLine(w.state, "doctor: no question open; next: "+next))
+		next := d.e.ContinueAction(w.State, "")
+		w.State.ClearAwaiting()
+		w.State.Set("status", "running")
+		w.State.Set("next_action", next)
+		w.State.AppendLog(d.e.LogLine(w.State, "doctor: no question open; next: "+next))
 		did = "no question open: state.md running, next: " + next
 	}
 	w.dirtyS = true
 	d.Repairs = append(d.Repairs, doctor.Repair{Kind: "drift", File: mdstore.StateFile, Did: did})
+}
+
+// mentions reports whether text names id as a word: "q-2026-11-29-001" is
+// not named by "q-2026-11-29-0012".
+func mentions(text []byte, id string) bool {
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte(id))
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(id)
+		if (at == 0 || !idByte(text[at-1])) && (end == len(text) || !idByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// anyOpen reports whether any question is open.
+func anyOpen(qs *mdstore.Questions) bool {
+	for _, b := range qs.Blocks() {
+		if b.Value("status") == engine.StatusOpen {
+			return true
+		}
+	}
+	return false
 }

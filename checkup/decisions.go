@@ -1,26 +1,27 @@
-package engine
+package checkup
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // checkDecisions reports final questions the engine resolved whose decision
 // a crash kept out of decisions.md.
 func (d *checkup) checkDecisions(w *wsFiles) {
-	if w.hasDec {
+	if w.HasDec {
 		// Zeros where an append was going when the power went, say.
-		d.Text(mdstore.DecisionsFile, w.decisions)
+		d.Text(mdstore.DecisionsFile, w.Decisions)
 	}
-	ledger := d.ledgerOf(w.decisions) // read once for both checks, and for --fix's repairs
+	ledger := d.ledgerOf(w.Decisions) // read once for both checks, and for --fix's repairs
 	d.checkLedger(w, ledger)
 	for _, b := range missingDecisions(w, ledger) {
-		if !resolutionLogged(w.state, b.QID, b.Value("status")) { // doctor_evidence.go
+		if !engine.ResolutionLogged(w.State, b.QID, b.Value("status")) { // evidence.go
 			d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: mdstore.QuestionsFile, Line: b.Line(),
-				Problem: b.QID + " is " + b.Value("status") + " in questions.md, but " + noRecord,
+				Problem: b.QID + " is " + b.Value("status") + " in questions.md, but " + engine.NoRecord,
 				Mend:    "doctor does not repair it: nothing but questions.md says a person decided it"})
 			continue
 		}
@@ -39,13 +40,13 @@ func missingDecisions(w *wsFiles, ledger []*mdstore.Block) []*mdstore.Block {
 	for _, e := range ledger {
 		logged[e.QID] = true
 	}
-	repeated := repeatedIDs(w.questions)
+	repeated := repeatedIDs(w.Questions)
 	var out []*mdstore.Block
 	var key []byte
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		v, found := b.Peek("status", "answeredby", "renumberedfrom") // every block: not kept
 		st := v[0]
-		if st == StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
+		if st == engine.StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
 			continue
 		}
 		if !found[1] {
@@ -54,7 +55,7 @@ func missingDecisions(w *wsFiles, ledger []*mdstore.Block) []*mdstore.Block {
 		if found[2] {
 			continue
 		}
-		// decisionHeading(b.QID, st), built in a buffer that is reused: a
+		// DecisionHeading(b.QID, st), built in a buffer that is reused: a
 		// lookup of string(key) does not copy it.
 		key = append(append(append(key[:0], b.QID...), ' '), st...)
 		if !logged[string(key)] {

@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
 )
@@ -32,7 +33,7 @@ func (d *checkup) repair(w *wsFiles) error {
 	d.followIdentity(w)
 	// decisions.md as follow left it: the two repairs that read it do not
 	// change it before they have read it.
-	ledger := d.ledgerOf(w.decisions)
+	ledger := d.ledgerOf(w.Decisions)
 	if err := d.restoreLedger(w, ledger); err != nil {
 		return err
 	}
@@ -81,19 +82,18 @@ func (d *checkup) removeTemps() error {
 // state.md awaits the qid, the block it means is the one whose question and
 // raised_at it copied, else the open one, else the first.
 func (d *checkup) renumber(w *wsFiles) error {
-	awaited := w.state.AwaitingQID()
+	awaited := w.State.AwaitingQID()
 	meant := d.meantBlock(w)
-	others := d.e.otherQIDs() // the other workspaces' ids: a renumbering here changes none
+	others := d.e.OtherQIDs() // the other workspaces' ids: a renumbering here changes none
 	for {
-		b := firstDuplicate(w.questions)
+		b := firstDuplicate(w.Questions)
 		if b == nil {
 			return nil
 		}
 		old, line := b.QID, b.Line()
-		id, _ := qid.Parse(old) // firstDuplicate returns valid ids only
-		next, _, err := nextFree(&w.files, id.Date, others)
+		next, err := engine.RenumberedID(&w.Files, old, others) // firstDuplicate returns valid ids only
 		if err != nil {
-			return mdstore.Errorf(ErrMalformed, "renumbering %s: %w", old, err)
+			return err
 		}
 		isMeant := meant == line
 		if err := w.renumber(b, line, old, next); err != nil {
@@ -101,7 +101,7 @@ func (d *checkup) renumber(w *wsFiles) error {
 		}
 		did := "renumbered " + old + " to " + next + " (renumbered_from: " + old + ")"
 		if isMeant && awaited == old {
-			retarget(w.state, old, next)
+			engine.Retarget(w.State, old, next)
 			w.dirtyS = true
 			did += "; state.md now awaits " + next
 		}
@@ -114,9 +114,9 @@ func (d *checkup) renumber(w *wsFiles) error {
 
 // meantBlock is the heading line of the block state.md's awaited qid means.
 func (d *checkup) meantBlock(w *wsFiles) int {
-	awaited := w.state.AwaitingQID()
+	awaited := w.State.AwaitingQID()
 	var same []*mdstore.Block
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		if b.QID == awaited {
 			same = append(same, b)
 		}
@@ -124,14 +124,14 @@ func (d *checkup) meantBlock(w *wsFiles) int {
 	if len(same) < 2 {
 		return 0
 	}
-	get := func(k string) string { v, _ := w.state.GetAwaiting(k); return oneLine(v) }
+	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return engine.OneLine(v) }
 	for _, b := range same {
-		if oneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
+		if engine.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
 			return b.Line()
 		}
 	}
 	for _, b := range same {
-		if b.Value("status") == StatusOpen {
+		if b.Value("status") == engine.StatusOpen {
 			return b.Line()
 		}
 	}
@@ -166,16 +166,16 @@ func repeatedIDs(qs *mdstore.Questions) map[string]bool {
 
 func (d *checkup) completeDecisions(w *wsFiles, ledger []*mdstore.Block) {
 	missing := slices.DeleteFunc(missingDecisions(w, ledger), func(b *mdstore.Block) bool {
-		return !resolutionLogged(w.state, b.QID, b.Value("status")) // doctor_evidence.go: never invented
+		return !engine.ResolutionLogged(w.State, b.QID, b.Value("status")) // evidence.go: never invented
 	})
 	if len(missing) == 0 {
 		return
 	}
-	if !w.hasDec {
-		w.decisions = []byte("# Decisions\n")
+	if !w.HasDec {
+		w.Decisions = []byte("# Decisions\n")
 	}
 	for _, b := range missing {
-		d.e.appendDecision(&w.files, b)
+		d.e.AppendDecision(&w.Files, b)
 		d.Repairs = append(d.Repairs, doctor.Repair{Kind: "decision-missing", File: mdstore.DecisionsFile,
 			Did: "appended the decision of " + b.QID + " (" + b.Value("status") + ")"})
 	}
@@ -190,10 +190,10 @@ func (w *wsFiles) renumber(b *mdstore.Block, line int, old, next string) error {
 	if prev := strings.TrimSpace(b.Value("renumbered_from")); prev != "" {
 		chain = prev + ", " + old
 	}
-	if err := w.questions.Rename(line, next); err != nil {
+	if err := w.Questions.Rename(line, next); err != nil {
 		return err
 	}
-	if err := w.questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
+	if err := w.Questions.Set(next, mdstore.KV{Key: "renumbered_from", Value: chain}); err != nil {
 		return err
 	}
 	w.dirtyQ = true

@@ -1,4 +1,4 @@
-package engine
+package checkup
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
+	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/sign"
 )
@@ -26,27 +27,27 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
 	var sigs map[string]string // by entry title, read once
 	rules := d.e.Rules.Requires()
-	for _, b := range w.questions.Blocks() {
+	for _, b := range w.Questions.Blocks() {
 		if b.Row() {
 			continue
 		}
 		v, _ := b.Peek("status", "signedby")
-		if v[0] == StatusOpen || v[0] == "" {
+		if v[0] == engine.StatusOpen || v[0] == "" {
 			continue
 		}
 		if sigs == nil {
 			sigs = map[string]string{}
-			for _, e := range d.ledgerOf(w.decisions) {
-				if sig, _ := e.Peek(FieldSignature); sig[0] != "" {
+			for _, e := range d.ledgerOf(w.Decisions) {
+				if sig, _ := e.Peek(engine.FieldSignature); sig[0] != "" {
 					sigs[e.QID] = sig[0]
 				}
 			}
 		}
-		sig := sigs[decisionHeading(b.QID, v[0])]
+		sig := sigs[engine.DecisionHeading(b.QID, v[0])]
 		if sig == "" && v[1] == "" && !rules {
 			continue
 		}
-		q := fromBlock(b, d.e.Now())
+		q := engine.FromBlock(b, d.e.Now())
 		required := d.e.RequiresSignature(q) != nil
 		if sig == "" && q.SignedBy == "" && !required {
 			continue
@@ -55,7 +56,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 			a, warnings := d.e.AllowedSigners()
 			allowed = &a
 			for _, warn := range warnings {
-				d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "allowed-signers", File: d.DevritesFile(AllowedSignersFile), Problem: warn,
+				d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "allowed-signers", File: d.DevritesFile(engine.AllowedSignersFile), Problem: warn,
 					Mend: "fix the line (principals, then namespaces=, valid-after=, valid-before=, then the key), or trust the file here"})
 			}
 		}
@@ -63,7 +64,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 	}
 }
 
-func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bool, allowed sign.Allowed) {
+func (d *checkup) checkSignature(w *wsFiles, q engine.Question, sig string, required bool, allowed sign.Allowed) {
 	signAgain := "a person reads the decision and signs it: devrites-engine sign " + q.QID
 	sev := doctor.SevWarning
 	if required {
@@ -81,7 +82,7 @@ func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bo
 		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: problem, Mend: signAgain}))
 		return
 	}
-	signed, err := verifyStatement(StatementOf(d.e.WS.Slug, q), sig, allowed)
+	signed, err := engine.VerifyStatement(engine.StatementOf(d.e.WS.Slug, q), sig, allowed)
 	switch {
 	case errors.Is(err, sign.ErrNotAllowed):
 		d.Add(at(doctor.Finding{Severity: sev, Kind: "signature", Problem: q.QID + ": " + err.Error(),
@@ -100,10 +101,10 @@ func (d *checkup) checkSignature(w *wsFiles, q Question, sig string, required bo
 // whatDiffers names the fields in which questions.md's block differs from
 // what was signed, when the decision entry still holds what was signed
 // (its copy of the answer, choice, answered_by and answered_at); else "".
-func (d *checkup) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.Allowed) string {
+func (d *checkup) whatDiffers(w *wsFiles, q engine.Question, sig string, allowed sign.Allowed) string {
 	var entry *mdstore.Block
-	for _, b := range d.ledgerOf(w.decisions) {
-		if b.QID == decisionHeading(q.QID, q.Status) {
+	for _, b := range d.ledgerOf(w.Decisions) {
+		if b.QID == engine.DecisionHeading(q.QID, q.Status) {
 			entry = b
 		}
 	}
@@ -114,13 +115,13 @@ func (d *checkup) whatDiffers(w *wsFiles, q Question, sig string, allowed sign.A
 	if v, ok := entry.Get("answer"); ok {
 		was.Answer = &v
 	}
-	was.Choice = atoi(entry.Value("choice"))
+	was.Choice = engine.Atoi(entry.Value("choice"))
 	was.AnsweredBy, was.AnsweredAt = entry.Value("answered_by"), entry.Value("answered_at")
-	signedSt := StatementOf(d.e.WS.Slug, was)
-	if _, err := verifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {
+	signedSt := engine.StatementOf(d.e.WS.Slug, was)
+	if _, err := engine.VerifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {
 		return " (the question, its options or the decision entry changed too)"
 	}
-	diff := signedSt.Differs(StatementOf(d.e.WS.Slug, q))
+	diff := signedSt.Differs(engine.StatementOf(d.e.WS.Slug, q))
 	if len(diff) == 0 {
 		return ""
 	}

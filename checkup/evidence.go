@@ -1,0 +1,42 @@
+package checkup
+
+import (
+	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
+)
+
+// doctor never invents a decision (docs/trust.md): doctor --fix appends a
+// decision, or moves state.md on, only from what the resolution's own
+// transaction wrote besides questions.md — its Log line in state.md, or its
+// entry in decisions.md (engine.ResolutionLogged, decisionLogged). A
+// questions.md block that says answered with nothing else behind it (a
+// branch that changed only that block, or a resolution cut off right after
+// questions.md) is an error a person settles with state resolve; it is
+// never repaired into an approval.
+
+// decisionLogged reports whether decisions.md records id with status.
+func decisionLogged(ledger []*mdstore.Block, id, status string) bool {
+	for _, b := range ledger {
+		if b.QID == engine.DecisionHeading(id, status) {
+			return true
+		}
+	}
+	return false
+}
+
+// evidenced reports whether b's resolution is backed by a record its own
+// transaction wrote besides questions.md.
+func (d *checkup) evidenced(w *wsFiles, b *mdstore.Block) bool {
+	st := b.Value("status")
+	return engine.ResolutionLogged(w.State, b.QID, st) || decisionLogged(d.ledgerOf(w.Decisions), b.QID, st)
+}
+
+// unrecorded reports whether b is final in questions.md with nothing else
+// behind it, in files doctor may otherwise reconcile.
+func (d *checkup) unrecorded(w *wsFiles, b *mdstore.Block) bool {
+	switch b.Value("status") {
+	case engine.StatusAnswered, engine.StatusDropped, engine.StatusRejected:
+		return w.held == "" && !d.evidenced(w, b)
+	}
+	return false
+}
