@@ -6,6 +6,7 @@ import (
 
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Drift: what state.md says against what questions.md holds, and its repair.
@@ -26,7 +27,7 @@ type drift struct {
 // validating questions are open but let the agent proceed.
 func pausing(b *mdstore.Block) bool {
 	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
-	if v[0] != StatusOpen {
+	if v[0] != question.StatusOpen {
 		return false
 	}
 	p := strings.TrimSpace(v[1])
@@ -62,7 +63,7 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}
-	if b := w.questions.Find(dr.awaited); b != nil && b.Value("status") == StatusOpen {
+	if b := w.questions.Find(dr.awaited); b != nil && b.Value("status") == question.StatusOpen {
 		dr.target = b
 		return dr
 	}
@@ -149,7 +150,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 		if dr.target != nil && b.QID != dr.target.QID {
 			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
-				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.resolveFlags(fromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.resolveFlags(question.FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
 	}
 	return dr
@@ -180,7 +181,7 @@ func (d *checkup) reconcile(w *wsFiles) {
 	var did string
 	switch {
 	case dr.target != nil:
-		q := fromBlock(dr.target, d.e.Now())
+		q := question.FromBlock(dr.target, d.e.Now())
 		// A raise interrupted after questions.md left state.md as it was,
 		// with no pause: complete it with the raise's own log line.
 		text := "raised " + q.QID + " (" + q.Gate + ")"
@@ -192,7 +193,7 @@ func (d *checkup) reconcile(w *wsFiles) {
 	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil && d.unrecorded(w, w.questions.Find(dr.awaited)):
 		return // doctor_evidence.go: never moved on from questions.md alone
 	case dr.awaited != "" && w.questions.Find(dr.awaited) != nil:
-		q := fromBlock(w.questions.Find(dr.awaited), d.e.Now())
+		q := question.FromBlock(w.questions.Find(dr.awaited), d.e.Now())
 		st := q.Status
 		d.e.resolveState(f, q, st, true)
 		next, _ := w.state.Get("next_action")

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // doctor never invents a decision (docs/doctor.md, "Evidence"): doctor
@@ -63,7 +64,7 @@ func (d *checkup) evidenced(w *wsFiles, b *mdstore.Block) bool {
 // behind it, in files doctor may otherwise reconcile.
 func (d *checkup) unrecorded(w *wsFiles, b *mdstore.Block) bool {
 	switch b.Value("status") {
-	case StatusAnswered, StatusDropped, StatusRejected:
+	case question.StatusAnswered, question.StatusDropped, question.StatusRejected:
 		return w.held == "" && !d.evidenced(w, b)
 	}
 	return false

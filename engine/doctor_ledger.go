@@ -8,6 +8,7 @@ import (
 
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // decisions.md is the ledger of record: a question that questions.md holds
@@ -57,7 +58,7 @@ func lastRecord(ledger []*mdstore.Block, id string) (recorded, bool) {
 func recordOf(e *mdstore.Block) recorded {
 	id := mdstore.DecisionID(e.QID)
 	status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
-	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == StatusOpen {
+	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == question.StatusOpen {
 		return recorded{}
 	}
 	return recorded{id: id, status: status, line: e.Line(), entry: e}
@@ -104,7 +105,7 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != StatusOpen || !recordOf(ledger[i]).sameQuestion(b) {
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != question.StatusOpen || !recordOf(ledger[i]).sameQuestion(b) {
 			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
@@ -187,7 +188,7 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		return nil // a stop: doctor does not move it (see reconcile)
 	}
 	if id := vanishedAwaited(w, ledger); id != "" {
-		kvs := []mdstore.KV{{Key: "status", Value: StatusOpen}}
+		kvs := []mdstore.KV{{Key: "status", Value: question.StatusOpen}}
 		if v, ok := w.state.Get("active_slice"); ok {
 			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})
 		}

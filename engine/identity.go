@@ -7,6 +7,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // References follow identity (docs/git.md). Git takes a file that changed on
@@ -29,10 +30,10 @@ type correction struct {
 
 // chainOf is every id a block has had: its renumbered_from chain, then its id.
 func chainOf(b *mdstore.Block) []string {
-	return append(splitNames(b.Value("renumbered_from")), b.QID)
+	return append(question.SplitNames(b.Value("renumbered_from")), b.QID)
 }
 
-func sameText(a, b string) bool { return oneLine(a) == oneLine(b) }
+func sameText(a, b string) bool { return question.OneLine(a) == question.OneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
 // returns what it did, in order. sc is the scan of f's questions as read
@@ -64,7 +65,7 @@ func (e *Engine) staleResume(f *files) []correction {
 	}
 	for id := range qid.All(next) {
 		b := f.questions.Find(id)
-		if b == nil || b.Value("status") == StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
+		if b == nil || b.Value("status") == question.StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
 			continue
 		}
 		s.Set("next_action", e.continueAction(s, b.QID))
@@ -99,7 +100,7 @@ func (e *Engine) describeAwaited(f *files) []correction {
 	if b == nil || strings.TrimSpace(raised) != strings.TrimSpace(b.Value("raised_at")) {
 		return nil
 	}
-	s.SetAwaiting(awaitingSection(fromBlock(b, e.Now()))...)
+	s.SetAwaiting(awaitingSection(question.FromBlock(b, e.Now()))...)
 	s.AppendLog(e.logLine(s, "the Awaiting human section describes "+b.QID+" (a merge left only its id)"))
 	return []correction{{file: mdstore.StateFile, line: s.AwaitingLine(),
 		problem: "the Awaiting human section of " + b.QID + " does not say what it asks (a merge left only its id)",
@@ -283,7 +284,7 @@ func followDecisions(f *files, earlier map[string]bool) []correction {
 // none is held (under a stop, the stop stays), else it is queued.
 func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 	s := f.state
-	held := splitNames(valueOf(s, "awaiting_next"))
+	held := question.SplitNames(valueOf(s, "awaiting_next"))
 	awaited := awaitedOpen(f)
 	if awaited != nil {
 		held = append(held, awaited.QID)
@@ -304,18 +305,18 @@ func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 			first[b.QID] = b
 		}
 	}
-	var lost []Question
+	var lost []question.Question
 	for _, id := range ids {
 		b := first[id]
-		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q Question) bool { return q.QID == id }) {
+		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q question.Question) bool { return q.QID == id }) {
 			continue
 		}
-		lost = append(lost, fromBlock(b, e.Now()))
+		lost = append(lost, question.FromBlock(b, e.Now()))
 	}
 	if len(lost) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(lost, func(a, b Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
+	slices.SortStableFunc(lost, func(a, b question.Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
 	var out []correction
 	if awaited == nil {
 		q := lost[0]
@@ -329,7 +330,7 @@ func (e *Engine) restorePauses(f *files, sc *scan) []correction {
 			problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", did: "state.md awaits " + q.QID})
 	}
 	for _, q := range lost {
-		queue := append(splitNames(valueOf(s, "awaiting_next")), q.QID)
+		queue := append(question.SplitNames(valueOf(s, "awaiting_next")), q.QID)
 		s.Set("awaiting_next", strings.Join(queue, ", "))
 		s.AppendLog(e.logLine(s, q.QID+" queued in awaiting_next (a merge lost its pause)"))
 		out = append(out, correction{file: mdstore.StateFile, lost: true,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // What DevRites workspaces write that the engine's own writes do not
@@ -12,7 +13,7 @@ import (
 // rows, questions the engine did not raise.
 
 // textOf names the text of a resolution of each kind.
-var textOf = map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}
+var textOf = map[string]string{question.StatusAnswered: "answer", question.StatusDropped: "drop reason", question.StatusRejected: "reject feedback"}
 
 // raisedByEngine reports whether a block is one the engine's raise wrote:
 // a heading with a canonical qid, and the fields only the engine writes
@@ -65,7 +66,7 @@ func idByte(c byte) bool {
 // anyOpen reports whether any question is open.
 func anyOpen(qs *mdstore.Questions) bool {
 	for _, b := range qs.Blocks() {
-		if b.Value("status") == StatusOpen {
+		if b.Value("status") == question.StatusOpen {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
@@ -288,7 +289,7 @@ func TestAskedThenAgentDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := open(t, ws)
-	_, err = eng.Resolve(context.Background(), []engine.Resolution{{QID: "q-2026-11-29-001", Kind: engine.StatusAnswered, Text: "Banker's rounding"}}, "agent")
+	_, err = eng.Resolve(context.Background(), []engine.Resolution{{QID: "q-2026-11-29-001", Kind: question.StatusAnswered, Text: "Banker's rounding"}}, "agent")
 	if engine.KindOf(err) != "conflict" && engine.KindOf(err) != "not-open" {
 		t.Errorf("got %v (%s), want a refusal", err, engine.KindOf(err))
 	}

@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"crypto/sha256"
@@ -47,14 +47,14 @@ func Fingerprint(slug string, q Question) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// folded is oneLine(s), without a copy when s is folded already: no white
+// folded is OneLine(s), without a copy when s is folded already: no white
 // space but single blanks between words.
 func folded(s string) string {
 	blank := true // a leading blank is folded away
 	for _, r := range s {
 		if unicode.IsSpace(r) {
 			if r != ' ' || blank {
-				return oneLine(s)
+				return OneLine(s)
 			}
 			blank = true
 		} else {
@@ -62,7 +62,7 @@ func folded(s string) string {
 		}
 	}
 	if blank && s != "" {
-		return oneLine(s) // a trailing blank
+		return OneLine(s) // a trailing blank
 	}
 	return s
 }
