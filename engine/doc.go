@@ -38,33 +38,29 @@
 //
 // Where things are (one line per file; tests sit beside them):
 //
-//	engine.go         Engine, Open, the transaction (transact, within) and its file set (files, wsFiles)
+//	engine.go         Engine, Open, cursor statuses, the transaction (transact, within) and its file set (files, wsFiles)
 //	errors.go         sentinel errors, remedies and their stable kinds (KindOf)
-//	question.go       Question, statuses, options, SLA checks; a block read as a Question
 //	scan.go           the transaction's one scan of the blocks' fields
 //	guard.go          the write guard: doctor.Checker's errors refuse a write into a file that does not read
 //	identity.go       follow: references follow a question renumbered by a merge; lost pauses restored
-//	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy
+//	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy;
+//	                  options that are numbers and SLAs that do not parse are refused
 //	policy.go         Decide: the AFK policy, its hard stops, AddRule (rules edits ask it what always pauses)
 //	person.go         questions that need a person, and the channels that may answer them
 //	streak.go         this machine's record of a person's picks (auto_approve_after)
 //	always.go         state resolve --always: an answer and an always-approve rule in one step
 //	resolve.go        Resolve: answer, option, drop, reject, and what the cursor does next
-//	resolve_check.go  a resolution's checks, all before anything is written
+//	resolve_check.go  a resolution's checks, all before anything is written (placeholders too)
 //	batch.go          state resolve --batch: its lines parsed once
-//	option_number.go  an option is never a number
-//	placeholder.go    a placeholder is never an answer
 //	pick.go           a person's word bound to the question (fingerprints, ambiguous ids)
-//	fingerprint.go    Fingerprint: the question's canonical hash
-//	route.go          routing: responders, strategies, who may answer
-//	route_outcome.go  what the responses to a routed question decide
+//	route.go          a raise's route and strategy checked; the hook's view of a routing
 //	respond.go        one responder's answer to a routed question
 //	route_doctor.go   the check of routing fields doctor.Checker calls (Routing)
 //	pauses.go         the awaited question and those queued behind it
 //	stop.go           state stop and state resume
 //	rescope.go        re-scopes owed after a rejection, and state rescoped
 //	read.go           Show, List, Get, Check: reads without a write
-//	show.go           a question as a person reads it (questions show)
+//	show.go           questions show: a question's Text, its resolve command and offer
 //	wait.go           Wait: block until a question is final
 //	remind.go         overdue questions and their reminders
 //	overdue.go        on_overdue: what expiry and escalation do to a question
@@ -82,8 +78,12 @@
 //	                  the project's qids, init's leftovers, signatures
 //	                  (doctor_*.go), and --fix's repairs (doctor_fix.go)
 //
-// Packages beside it: config (loading and trust checks of the AFK file,
-// notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the
-// files themselves, which the guard and Doctor run), mdstore (the files, the lock,
-// the transaction), qid, notify, recovery, claims, trust, caplink.
+// Packages beside it: question (the question model: Question, its
+// statuses, a block read as a Question, options, SLAs, the fingerprint, a
+// routed question's responses and what they decide, the text a person
+// reads; the engine decides and writes, question only reads), config
+// (loading and trust checks of the AFK file, notify.yaml, rules.yaml and
+// engine.yaml), doctor (the checks of the files themselves, which the
+// guard and Doctor run), mdstore (the files, the lock, the transaction),
+// qid, notify, recovery, claims, trust, caplink.
 package engine
