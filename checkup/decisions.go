@@ -7,6 +7,7 @@ import (
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // checkDecisions reports final questions the engine resolved whose decision
@@ -46,7 +47,7 @@ func missingDecisions(w *wsFiles, ledger []*mdstore.Block) []*mdstore.Block {
 	for _, b := range w.Questions.Blocks() {
 		v, found := b.Peek("status", "answeredby", "renumberedfrom") // every block: not kept
 		st := v[0]
-		if st == engine.StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
+		if st == question.StatusOpen || !slices.Contains(mdstore.Statuses, st) || repeated[b.QID] {
 			continue
 		}
 		if !found[1] {

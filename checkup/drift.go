@@ -8,6 +8,7 @@ import (
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Drift: what state.md says against what questions.md holds, and its repair.
@@ -53,7 +54,7 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}
-	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == engine.StatusOpen {
+	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == question.StatusOpen {
 		dr.target = b
 		return dr
 	}
@@ -140,7 +141,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 		if dr.target != nil && b.QID != dr.target.QID {
 			d.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "drift", File: mdstore.QuestionsFile, Line: b.Line(),
 				Problem: fmt.Sprintf("%s was raised to wait for a person, but state.md never paused on it (a raise interrupted after questions.md was written?), and the pause is %s's", b.QID, dr.target.QID),
-				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.ResolveFlags(engine.FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
+				Mend:    "answer it once " + dr.target.QID + " is answered, or drop it: devrites-engine state resolve --drop " + d.e.ResolveFlags(question.FromBlock(b, d.e.Now())) + b.QID + " \"<reason>\""})
 		}
 	}
 	return dr
@@ -171,7 +172,7 @@ func (d *checkup) reconcile(w *wsFiles) {
 	var did string
 	switch {
 	case dr.target != nil:
-		q := engine.FromBlock(dr.target, d.e.Now())
+		q := question.FromBlock(dr.target, d.e.Now())
 		// A raise interrupted after questions.md left state.md as it was,
 		// with no pause: complete it with the raise's own log line.
 		text := "raised " + q.QID + " (" + q.Gate + ")"
@@ -183,7 +184,7 @@ func (d *checkup) reconcile(w *wsFiles) {
 	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil && d.unrecorded(w, w.Questions.Find(dr.awaited)):
 		return // evidence.go: never moved on from questions.md alone
 	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil:
-		q := engine.FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
+		q := question.FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
 		st := q.Status
 		d.e.ResolveState(f, q, st, true)
 		next, _ := w.State.Get("next_action")
@@ -223,7 +224,7 @@ func idByte(c byte) bool {
 // anyOpen reports whether any question is open.
 func anyOpen(qs *mdstore.Questions) bool {
 	for _, b := range qs.Blocks() {
-		if b.Value("status") == engine.StatusOpen {
+		if b.Value("status") == question.StatusOpen {
 			return true
 		}
 	}

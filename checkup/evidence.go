@@ -3,6 +3,7 @@ package checkup
 import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // doctor never invents a decision (docs/trust.md): doctor --fix appends a
@@ -35,7 +36,7 @@ func (d *checkup) evidenced(w *wsFiles, b *mdstore.Block) bool {
 // behind it, in files doctor may otherwise reconcile.
 func (d *checkup) unrecorded(w *wsFiles, b *mdstore.Block) bool {
 	switch b.Value("status") {
-	case engine.StatusAnswered, engine.StatusDropped, engine.StatusRejected:
+	case question.StatusAnswered, question.StatusDropped, question.StatusRejected:
 		return w.held == "" && !d.evidenced(w, b)
 	}
 	return false

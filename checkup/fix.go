@@ -11,6 +11,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Repairs of doctor --fix that change questions.md and decisions.md.
@@ -124,14 +125,14 @@ func (d *checkup) meantBlock(w *wsFiles) int {
 	if len(same) < 2 {
 		return 0
 	}
-	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return engine.OneLine(v) }
+	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return question.OneLine(v) }
 	for _, b := range same {
-		if engine.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
+		if question.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
 			return b.Line()
 		}
 	}
 	for _, b := range same {
-		if b.Value("status") == engine.StatusOpen {
+		if b.Value("status") == question.StatusOpen {
 			return b.Line()
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // decisions.md is the ledger of record: a question that questions.md holds
@@ -57,7 +58,7 @@ func revertedQuestions(w *wsFiles, ledger []*mdstore.Block) []reverted {
 		if !ok {
 			continue
 		}
-		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != engine.StatusOpen || !engine.RecordOf(ledger[i]).SameQuestion(b) {
+		if v, _ := b.Peek("status"); repeated[b.QID] || v[0] != question.StatusOpen || !engine.RecordOf(ledger[i]).SameQuestion(b) {
 			delete(rec, b.QID) // a duplicated qid, a block that agrees, or another question
 			continue
 		}
@@ -140,7 +141,7 @@ func (d *checkup) restoreLedger(w *wsFiles, ledger []*mdstore.Block) error {
 		return nil // a stop: doctor does not move it (see reconcile)
 	}
 	if id := vanishedAwaited(w, ledger); id != "" {
-		kvs := []mdstore.KV{{Key: "status", Value: engine.StatusOpen}}
+		kvs := []mdstore.KV{{Key: "status", Value: question.StatusOpen}}
 		if v, ok := w.State.Get("active_slice"); ok {
 			kvs = append(kvs, mdstore.KV{Key: "slice", Value: v})
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/sign"
 )
 
@@ -32,7 +33,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 			continue
 		}
 		v, _ := b.Peek("status", "signedby")
-		if v[0] == engine.StatusOpen || v[0] == "" {
+		if v[0] == question.StatusOpen || v[0] == "" {
 			continue
 		}
 		if sigs == nil {
@@ -47,7 +48,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 		if sig == "" && v[1] == "" && !rules {
 			continue
 		}
-		q := engine.FromBlock(b, d.e.Now())
+		q := question.FromBlock(b, d.e.Now())
 		required := d.e.RequiresSignature(q) != nil
 		if sig == "" && q.SignedBy == "" && !required {
 			continue
@@ -64,7 +65,7 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 	}
 }
 
-func (d *checkup) checkSignature(w *wsFiles, q engine.Question, sig string, required bool, allowed sign.Allowed) {
+func (d *checkup) checkSignature(w *wsFiles, q question.Question, sig string, required bool, allowed sign.Allowed) {
 	signAgain := "a person reads the decision and signs it: devrites-engine sign " + q.QID
 	sev := doctor.SevWarning
 	if required {
@@ -101,7 +102,7 @@ func (d *checkup) checkSignature(w *wsFiles, q engine.Question, sig string, requ
 // whatDiffers names the fields in which questions.md's block differs from
 // what was signed, when the decision entry still holds what was signed
 // (its copy of the answer, choice, answered_by and answered_at); else "".
-func (d *checkup) whatDiffers(w *wsFiles, q engine.Question, sig string, allowed sign.Allowed) string {
+func (d *checkup) whatDiffers(w *wsFiles, q question.Question, sig string, allowed sign.Allowed) string {
 	var entry *mdstore.Block
 	for _, b := range d.ledgerOf(w.Decisions) {
 		if b.QID == engine.DecisionHeading(q.QID, q.Status) {
@@ -115,7 +116,7 @@ func (d *checkup) whatDiffers(w *wsFiles, q engine.Question, sig string, allowed
 	if v, ok := entry.Get("answer"); ok {
 		was.Answer = &v
 	}
-	was.Choice = engine.Atoi(entry.Value("choice"))
+	was.Choice = question.Atoi(entry.Value("choice"))
 	was.AnsweredBy, was.AnsweredAt = entry.Value("answered_by"), entry.Value("answered_at")
 	signedSt := engine.StatementOf(d.e.WS.Slug, was)
 	if _, err := engine.VerifyStatement(signedSt, sig, allowed); errors.Is(err, sign.ErrBadSignature) || errors.Is(err, sign.ErrStatement) {

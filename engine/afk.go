@@ -9,6 +9,7 @@ import (
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // AFKStatus is the effective AFK configuration, as `afk status` reports it.
@@ -162,8 +163,8 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 	if err != nil {
 		return nil, err
 	}
-	var q *Question
-	for x := range e.questions(f.Questions, StatusOpen) {
+	var q *question.Question
+	for x := range e.questions(f.Questions, question.StatusOpen) {
 		if q == nil || x.RaisedAt >= q.RaisedAt {
 			q = &x
 		}
@@ -194,10 +195,10 @@ func (e *Engine) NotifyTest(ctx context.Context, event string) (*NotifyTestResul
 
 // sampleQuestion stands in for a question when none is open. Its qid has the
 // suffix 000, which allocation never gives, so it cannot be mistaken for one.
-func (e *Engine) sampleQuestion() *Question {
-	return &Question{QID: "q-" + qid.Date(e.Now()) + "-000", Status: StatusOpen, Slice: "0 — notify test", Gate: "advisory",
+func (e *Engine) sampleQuestion() *question.Question {
+	return &question.Question{QID: "q-" + qid.Date(e.Now()) + "-000", Status: question.StatusOpen, Slice: "0 — notify test", Gate: "advisory",
 		Question: "Does the devrites-engine notify hook reach you? (a test; nothing to answer)",
-		Options:  []string{"Yes, it works (Recommended)", escapeHatch}, Proposed: "Yes, it works",
+		Options:  []string{"Yes, it works (Recommended)", question.EscapeHatch}, Proposed: "Yes, it works",
 		SLA: "none", RaisedAt: e.timestamp()}
 }
 

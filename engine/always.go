@@ -6,20 +6,21 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // AlwaysApproveCommand is the command that answers q with option 1 and adds
 // an always-approve rule for its breakpoint: the "always approve" offer of
 // questions show and the notify payload. It names the workspace and the
 // responder as ResolveCommand does.
-func (e *Engine) AlwaysApproveCommand(q Question) string {
+func (e *Engine) AlwaysApproveCommand(q question.Question) string {
 	return "devrites-engine state resolve --always " + e.ResolveFlags(q) + pickFlag(q) + q.QID + " 1"
 }
 
 // AlwaysApproveOffer is the "always approve" line's text: where the rule
 // would apply, and that a person makes it at a terminal. It holds no
 // command: an agent reading it has nothing to run (docs/trust.md).
-func (e *Engine) AlwaysApproveOffer(q Question) string {
+func (e *Engine) AlwaysApproveOffer(q question.Question) string {
 	return "a person at a terminal can answer option 1 and approve breakpoint " + q.Breakpoint + " in workspace " + e.WS.Slug + " from now on (state resolve --always)"
 }
 
@@ -27,7 +28,7 @@ func (e *Engine) AlwaysApproveOffer(q Question) string {
 // returns nil: q needs a breakpoint and the offer (it was not raised with
 // --no-always-approve), and the rule must be able to apply, which rules 2–5
 // of the policy, a never-auto rule or a broken rules file forbid.
-func (e *Engine) alwaysRefusal(q Question, rules *config.Rules) error {
+func (e *Engine) alwaysRefusal(q question.Question, rules *config.Rules) error {
 	switch {
 	case q.Breakpoint == "":
 		return mdstore.Errorf(ErrBadArgs, "%s has no breakpoint, so there is nothing to always approve", q.QID).
@@ -35,8 +36,8 @@ func (e *Engine) alwaysRefusal(q Question, rules *config.Rules) error {
 	case strings.EqualFold(strings.TrimSpace(q.AlwaysApprove), "no"):
 		return mdstore.Errorf(ErrBadArgs, "%s was raised without the always-approve offer (always_approve: no)", q.QID).
 			Hint("answer it without --always")
-	case q.routed() && len(q.Route) > 1:
-		return mdstore.Errorf(ErrBadArgs, "%s is routed to %s: one of them cannot approve its breakpoint for all", q.QID, plural(len(q.Route), "responder")).
+	case q.Routed() && len(q.Route) > 1:
+		return mdstore.Errorf(ErrBadArgs, "%s is routed to %s: one of them cannot approve its breakpoint for all", q.QID, question.Plural(len(q.Route), "responder")).
 			Hint("answer it without --always")
 	}
 	d := hardStop(e.AFK, Gatekeeping{Gate: q.Gate, Tags: q.Tags, Slice: q.Slice, Breakpoint: q.Breakpoint, Rules: rules})
@@ -53,8 +54,8 @@ func (e *Engine) alwaysRefusal(q Question, rules *config.Rules) error {
 // OffersAlwaysApprove reports whether q, an open question that paused,
 // offers "always approve": it has a breakpoint, was not raised with
 // --no-always-approve, and an always-approve rule for it could apply.
-func (e *Engine) OffersAlwaysApprove(q Question) bool {
-	return q.Status == StatusOpen && !q.Provisional && e.alwaysRefusal(q, &e.Rules) == nil
+func (e *Engine) OffersAlwaysApprove(q question.Question) bool {
+	return q.Status == question.StatusOpen && !q.Provisional && e.alwaysRefusal(q, &e.Rules) == nil
 }
 
 // AlwaysResult is what `state resolve --always` reports: the resolution and
@@ -73,8 +74,8 @@ type AlwaysResult struct {
 // the answer's re-run is a no-op. Text, a drop or a reject is never a
 // standing approval: only an option number is taken.
 func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*AlwaysResult, error) {
-	if n := strings.TrimSpace(answer); !isNumber(n) {
-		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", brief(answer)).
+	if n := strings.TrimSpace(answer); !question.IsNumber(n) {
+		return nil, mdstore.Errorf(ErrBadArgs, "--always takes an option number, not %q", question.Brief(answer)).
 			Hint("always approve records the option picked; to answer in words, leave out --always")
 	} else if strings.TrimLeft(n, "0") != "1" {
 		// A rule auto-picks option 1, the recommended one: approving another
@@ -91,21 +92,21 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 	}
 	// check refuses what it can from the files as they are, without a lock:
 	// the question, the offer, the rules, the answer itself.
-	check := func(rules *config.Rules) (Question, error) {
+	check := func(rules *config.Rules) (question.Question, error) {
 		rules.Workspace = e.WS.Slug
 		f, err := e.read()
 		if err != nil {
-			return Question{}, err
+			return question.Question{}, err
 		}
 		b, err := e.find(f.Questions, id, "")
 		if err != nil {
-			return Question{}, err
+			return question.Question{}, err
 		}
-		q := FromBlock(b, e.Now())
+		q := question.FromBlock(b, e.Now())
 		if err := e.alwaysRefusal(q, rules); err != nil {
 			return q, err
 		}
-		_, err = e.validate(f, Resolution{QID: id, Kind: StatusAnswered, Text: answer}, by)
+		_, err = e.validate(f, Resolution{QID: id, Kind: question.StatusAnswered, Text: answer}, by)
 		return q, err
 	}
 	var res *AlwaysResult
@@ -126,7 +127,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		}
 		// The command line lets only a person at a terminal ask for a
 		// standing approval (docs/trust.md), so this is their answer.
-		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: StatusAnswered, Text: answer, Via: ViaTerminal}}, by)
+		rr, err := e.Resolve(ctx, []Resolution{{QID: id, Kind: question.StatusAnswered, Text: answer, Via: ViaTerminal}}, by)
 		if err != nil {
 			return err
 		}

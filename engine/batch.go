@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 const batchForm = "a line is qid: answer, --drop qid: reason, or --reject qid: feedback"
@@ -64,11 +65,11 @@ func parseBatch(s string) ([]Resolution, lineErrors, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		kind := StatusAnswered
+		kind := question.StatusAnswered
 		if rest, ok := strings.CutPrefix(l, "--drop "); ok {
-			kind, l = StatusDropped, strings.TrimSpace(rest)
+			kind, l = question.StatusDropped, strings.TrimSpace(rest)
 		} else if rest, ok := strings.CutPrefix(l, "--reject "); ok {
-			kind, l = StatusRejected, strings.TrimSpace(rest)
+			kind, l = question.StatusRejected, strings.TrimSpace(rest)
 		} else if strings.HasPrefix(l, "-") {
 			bad = append(bad, lineError{n, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "batch line %d: unknown flag in %q", n, l), batchForm)})
 			continue

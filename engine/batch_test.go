@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 func TestParseBatchReportsEveryBadLine(t *testing.T) {
@@ -34,9 +35,9 @@ func TestParseBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []engine.Resolution{
-		{QID: "q-1", Kind: engine.StatusAnswered, Text: "yes: really", Line: 1},
-		{QID: "q-2", Kind: engine.StatusDropped, Text: "gone", Line: 2},
-		{QID: "q-3", Kind: engine.StatusRejected, Text: "redo", Line: 3},
+		{QID: "q-1", Kind: question.StatusAnswered, Text: "yes: really", Line: 1},
+		{QID: "q-2", Kind: question.StatusDropped, Text: "gone", Line: 2},
+		{QID: "q-3", Kind: question.StatusRejected, Text: "redo", Line: 3},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d entries, want %d", len(got), len(want))
@@ -91,7 +92,7 @@ func TestReadBatchKeepsBadLines(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	q, err := e.Get(id)
-	if err != nil || q.Status != engine.StatusOpen {
+	if err != nil || q.Status != question.StatusOpen {
 		t.Fatalf("got %v, %v; want the question still open", q.Status, err)
 	}
 }

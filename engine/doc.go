@@ -38,33 +38,29 @@
 //
 // Where things are (one line per file; tests sit beside them):
 //
-//	engine.go         Engine, Open, the transaction (transact, within) and its file set (Files, wsFiles)
+//	engine.go         Engine, Open, cursor statuses, the transaction (transact, within) and its file set (Files, wsFiles)
 //	errors.go         sentinel errors, remedies and their stable kinds (KindOf)
-//	question.go       Question, statuses, options, SLA checks; a block read as a Question
 //	scan.go           the transaction's one scan of the blocks' fields
 //	guard.go          the write guard: doctor.Checker's errors refuse a write into a file that does not read
 //	identity.go       follow: references follow a question renumbered by a merge; lost pauses restored
-//	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy
+//	raise.go          Raise: a checkpoint becomes a question, paused or decided by the policy;
+//	                  options that are numbers and SLAs that do not parse are refused
 //	policy.go         Decide: the AFK policy, its hard stops, AddRule (rules edits ask it what always pauses)
 //	person.go         questions that need a person, and the channels that may answer them
 //	streak.go         this machine's record of a person's picks (auto_approve_after)
 //	always.go         state resolve --always: an answer and an always-approve rule in one step
 //	resolve.go        Resolve: answer, option, drop, reject, and what the cursor does next
-//	resolve_check.go  a resolution's checks, all before anything is written
+//	resolve_check.go  a resolution's checks, all before anything is written (placeholders too)
 //	batch.go          state resolve --batch: its lines parsed once
-//	option_number.go  an option is never a number
-//	placeholder.go    a placeholder is never an answer
 //	pick.go           a person's word bound to the question (fingerprints, ambiguous ids)
-//	fingerprint.go    Fingerprint: the question's canonical hash
-//	route.go          routing: responders, strategies, who may answer
-//	route_outcome.go  what the responses to a routed question decide
+//	route.go          a raise's route and strategy checked; the hook's view of a routing
 //	respond.go        one responder's answer to a routed question
 //	route_doctor.go   Checker: doctor.Checker with the engine's check of routing fields (Routing)
 //	pauses.go         the awaited question and those queued behind it
 //	stop.go           state stop and state resume
 //	rescope.go        re-scopes owed after a rejection, and state rescoped
 //	read.go           Show, List, Get, Check: reads without a write
-//	show.go           a question as a person reads it (questions show)
+//	show.go           questions show: a question's Text, its resolve command and offer
 //	wait.go           Wait: block until a question is final
 //	remind.go         overdue questions and their reminders
 //	overdue.go        on_overdue: what expiry and escalation do to a question
@@ -79,11 +75,14 @@
 //	signing_cmd.go    sign <qid>: the statement and the signature
 //	tasks.go          tasks.md beside the workspace
 //
-// Packages beside it: config (loading and trust checks of the AFK file,
-// notify.yaml, rules.yaml and engine.yaml), doctor (the checks of the
-// files themselves, which the guard and doctor's run use), checkup
-// (doctor's run: doctor's checks and those that need the engine, and
-// --fix's repairs; it imports engine, never the reverse), mdstore (the
-// files, the lock, the transaction), qid, notify, recovery, claims,
-// trust, caplink.
+// Packages beside it: question (the question model: Question, its
+// statuses, a block read as a Question, options, SLAs, the fingerprint, a
+// routed question's responses and what they decide, the text a person
+// reads; the engine decides and writes, question only reads), config
+// (loading and trust checks of the AFK file, notify.yaml, rules.yaml and
+// engine.yaml), doctor (the checks of the files themselves, which the
+// guard and doctor's run use), checkup (doctor's run: doctor's checks and
+// those that need the engine, and --fix's repairs; it imports engine,
+// never the reverse), mdstore (the files, the lock, the transaction), qid,
+// notify, recovery, claims, trust, caplink.
 package engine

@@ -16,6 +16,17 @@ import (
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
+)
+
+// Cursor statuses: the status key of state.md (mdstore.CursorStatuses).
+const (
+	CursorRunning  = mdstore.CursorRunning
+	CursorAwaiting = mdstore.CursorAwaiting
+	CursorBlocked  = mdstore.CursorBlocked
+	// CursorDone is DevRites' closed workflow: read and checked, never
+	// written by the engine.
+	CursorDone = mdstore.CursorDone
 )
 
 // Engine acts on one workspace.
@@ -76,7 +87,7 @@ func (e *Engine) answerer(by string) (string, error) {
 		return e.Actor, nil
 	}
 	if strings.ContainsAny(by, "\r\n") {
-		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", brief(by)).Hint("a name is one line")
+		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", question.Brief(by)).Hint("a name is one line")
 	}
 	if err := config.CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
 		return "", err
@@ -237,8 +248,8 @@ func isMissing(err error) bool { return err != nil && errors.Is(err, mdstore.Err
 // their status alone. A block's fields are let go once read, so a pass
 // over a large file holds one question's at a time. The file must not be
 // edited during the pass.
-func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Question] {
-	return func(yield func(Question) bool) {
+func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[question.Question] {
+	return func(yield func(question.Question) bool) {
 		now := e.Now()
 		set := contested(qs)
 		for _, b := range qs.Blocks() {
@@ -246,7 +257,7 @@ func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Questi
 				b.Release() // a register row's cells are read to peek
 				continue
 			}
-			q := FromBlock(b, now)
+			q := question.FromBlock(b, now)
 			q = e.described(q, isContested(q, set))
 			b.Release()
 			if !yield(q) {
@@ -259,17 +270,17 @@ func (e *Engine) questions(qs *mdstore.Questions, status string) iter.Seq[Questi
 // ofBreakpoint returns the questions of breakpoint bp in file order (none
 // when bp is ""): all the history the policy and a re-raise look at. Only
 // the breakpoint of the other blocks is read.
-func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []Question {
+func (e *Engine) ofBreakpoint(qs *mdstore.Questions, bp string) []question.Question {
 	if bp == "" {
 		return nil
 	}
 	now := e.Now()
-	var out []Question
+	var out []question.Question
 	for _, b := range qs.Blocks() {
 		if !b.Holds("breakpoint", bp) {
 			continue
 		}
-		if q := FromBlock(b, now); q.Breakpoint == bp {
+		if q := question.FromBlock(b, now); q.Breakpoint == bp {
 			out = append(out, q)
 		}
 	}

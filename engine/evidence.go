@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // A resolution's evidence (docs/trust.md, "doctor never invents a
@@ -60,7 +61,7 @@ type Record struct {
 func RecordOf(e *mdstore.Block) Record {
 	id := mdstore.DecisionID(e.QID)
 	status := strings.TrimSpace(strings.TrimPrefix(e.QID, id))
-	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == StatusOpen {
+	if id == "" || !slices.Contains(mdstore.Statuses, status) || status == question.StatusOpen {
 		return Record{}
 	}
 	return Record{ID: id, Status: status, Line: e.Line(), Entry: e}

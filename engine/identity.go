@@ -7,6 +7,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // References follow identity (docs/git.md). Git takes a file that changed on
@@ -29,10 +30,10 @@ type Correction struct {
 
 // chainOf is every id a block has had: its renumbered_from chain, then its id.
 func chainOf(b *mdstore.Block) []string {
-	return append(splitNames(b.Value("renumbered_from")), b.QID)
+	return append(question.SplitNames(b.Value("renumbered_from")), b.QID)
 }
 
-func sameText(a, b string) bool { return OneLine(a) == OneLine(b) }
+func sameText(a, b string) bool { return question.OneLine(a) == question.OneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
 // returns what it did, in order. sc is the scan of f's questions as read
@@ -64,7 +65,7 @@ func (e *Engine) staleResume(f *Files) []Correction {
 	}
 	for id := range qid.All(next) {
 		b := f.Questions.Find(id)
-		if b == nil || b.Value("status") == StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
+		if b == nil || b.Value("status") == question.StatusOpen || next != e.resumeAction(s, b.QID, b.Value("slice")) {
 			continue
 		}
 		s.Set("next_action", e.ContinueAction(s, b.QID))
@@ -99,7 +100,7 @@ func (e *Engine) describeAwaited(f *Files) []Correction {
 	if b == nil || strings.TrimSpace(raised) != strings.TrimSpace(b.Value("raised_at")) {
 		return nil
 	}
-	s.SetAwaiting(awaitingSection(FromBlock(b, e.Now()))...)
+	s.SetAwaiting(awaitingSection(question.FromBlock(b, e.Now()))...)
 	s.AppendLog(e.LogLine(s, "the Awaiting human section describes "+b.QID+" (a merge left only its id)"))
 	return []Correction{{File: mdstore.StateFile, Line: s.AwaitingLine(),
 		Problem: "the Awaiting human section of " + b.QID + " does not say what it asks (a merge left only its id)",
@@ -131,7 +132,7 @@ func (e *Engine) followAwaited(f *Files, earlier map[string]bool) []Correction {
 	if !earlier[id] {
 		return nil // no question was renumbered from it: it names its own
 	}
-	question, _ := s.GetAwaiting("question")
+	text, _ := s.GetAwaiting("question")
 	raised, _ := s.GetAwaiting("raised_at")
 	raised = strings.TrimSpace(raised)
 	if id == "" || raised == "" {
@@ -139,10 +140,10 @@ func (e *Engine) followAwaited(f *Files, earlier map[string]bool) []Correction {
 	}
 	// A section a merge wrote of the id and raise time only describes the
 	// question raised then that has had the id.
-	bare := strings.TrimSpace(question) == ""
+	bare := strings.TrimSpace(text) == ""
 	describes := func(b *mdstore.Block) bool {
 		return strings.TrimSpace(b.Value("raised_at")) == raised &&
-			(bare && slices.Contains(chainOf(b), id) || !bare && sameText(b.Value("question"), question))
+			(bare && slices.Contains(chainOf(b), id) || !bare && sameText(b.Value("question"), text))
 	}
 	if b := f.Questions.Find(id); b != nil && describes(b) {
 		return nil
@@ -286,7 +287,7 @@ func followDecisions(f *Files, earlier map[string]bool) []Correction {
 // none is held (under a stop, the stop stays), else it is queued.
 func (e *Engine) restorePauses(f *Files, sc *scan) []Correction {
 	s := f.State
-	held := splitNames(valueOf(s, "awaiting_next"))
+	held := question.SplitNames(valueOf(s, "awaiting_next"))
 	awaited := awaitedOpen(f)
 	if awaited != nil {
 		held = append(held, awaited.QID)
@@ -307,18 +308,18 @@ func (e *Engine) restorePauses(f *Files, sc *scan) []Correction {
 			first[b.QID] = b
 		}
 	}
-	var lost []Question
+	var lost []question.Question
 	for _, id := range ids {
 		b := first[id]
-		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q Question) bool { return q.QID == id }) {
+		if b == nil || slices.Contains(held, id) || !pausing(b) || !raisedByEngine(b) || slices.ContainsFunc(lost, func(q question.Question) bool { return q.QID == id }) {
 			continue
 		}
-		lost = append(lost, FromBlock(b, e.Now()))
+		lost = append(lost, question.FromBlock(b, e.Now()))
 	}
 	if len(lost) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(lost, func(a, b Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
+	slices.SortStableFunc(lost, func(a, b question.Question) int { return strings.Compare(a.RaisedAt, b.RaisedAt) })
 	var out []Correction
 	if awaited == nil {
 		q := lost[0]
@@ -332,7 +333,7 @@ func (e *Engine) restorePauses(f *Files, sc *scan) []Correction {
 			Problem: q.QID + " is open and paused the agent, but no pause holds it (lost in a merge)", Did: "state.md awaits " + q.QID})
 	}
 	for _, q := range lost {
-		queue := append(splitNames(valueOf(s, "awaiting_next")), q.QID)
+		queue := append(question.SplitNames(valueOf(s, "awaiting_next")), q.QID)
 		s.Set("awaiting_next", strings.Join(queue, ", "))
 		s.AppendLog(e.LogLine(s, q.QID+" queued in awaiting_next (a merge lost its pause)"))
 		out = append(out, Correction{File: mdstore.StateFile, Lost: true,

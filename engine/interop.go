@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // What DevRites workspaces write that the engine's own writes do not
@@ -12,7 +13,7 @@ import (
 // rows, questions the engine did not raise.
 
 // textOf names the text of a resolution of each kind.
-var textOf = map[string]string{StatusAnswered: "answer", StatusDropped: "drop reason", StatusRejected: "reject feedback"}
+var textOf = map[string]string{question.StatusAnswered: "answer", question.StatusDropped: "drop reason", question.StatusRejected: "reject feedback"}
 
 // raisedByEngine reports whether a block is one the engine's raise wrote:
 // a heading with a canonical qid, and the fields only the engine writes
@@ -33,7 +34,7 @@ func raisedByEngine(b *mdstore.Block) bool {
 // validating questions are open but let the agent proceed.
 func pausing(b *mdstore.Block) bool {
 	v, _ := b.Peek("status", "provisional") // a pass over every block: not kept
-	if v[0] != StatusOpen {
+	if v[0] != question.StatusOpen {
 		return false
 	}
 	p := strings.TrimSpace(v[1])

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 func TestParseOptionsForms(t *testing.T) {
@@ -23,7 +24,7 @@ func TestParseOptionsForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := parseOptions(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			if got := question.ParseOptions(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -49,7 +50,7 @@ func TestFromBlockDevRites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.qid, func(t *testing.T) {
-			q := FromBlock(qs.Find(tt.qid), now)
+			q := question.FromBlock(qs.Find(tt.qid), now)
 			if q.Gate != tt.gate || q.SLA != tt.sla || q.Overdue != tt.overdue {
 				t.Errorf("got gate %q, sla %q, overdue %v; want %q, %q, %v", q.Gate, q.SLA, q.Overdue, tt.gate, tt.sla, tt.overdue)
 			}

@@ -7,14 +7,15 @@ import (
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // event builds what the hook is told about a question.
-func (e *Engine) event(name string, q Question) notify.Event {
+func (e *Engine) event(name string, q question.Question) notify.Event {
 	ev := notify.Event{Event: name, QID: q.QID, Gate: q.Gate, Slice: q.Slice, Slug: e.WS.Slug,
 		Question: q.Question, Proposed: q.Proposed, SLA: q.SLA, RaisedAt: q.RaisedAt,
 		Workspace: e.WS.Dir, Status: q.Status, Options: q.Options}
-	if q.Status == StatusOpen { // a final question is answered: nothing to resume
+	if q.Status == question.StatusOpen { // a final question is answered: nothing to resume
 		ev.Resume = e.ResolveCommand(q)
 	}
 	if q.Answer != nil {
@@ -51,7 +52,7 @@ func (e *Engine) hook() notify.Hook {
 // warnings to print: one when the hook fails, one when its outcome could not
 // be logged (notify.log is not a regular file); neither fails the command.
 // A hook whose file is not trusted here does not run: the warning says so.
-func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
+func (e *Engine) fire(ctx context.Context, event string, q question.Question) []string {
 	if e.Hook.HeldBack(event) {
 		return []string{e.Hook.TrustWarning()}
 	}
@@ -81,8 +82,8 @@ func (e *Engine) fire(ctx context.Context, event string, q Question) []string {
 // when the hook's configuration has serve_url, creating the project's key
 // (.devrites/serve.key) on first use. It returns a warning when the link
 // cannot be made; the hook fires without it.
-func (e *Engine) withAnswerURL(ev *notify.Event, q Question) string {
-	if e.Hook.ServeURL == "" || ev.Status != StatusOpen {
+func (e *Engine) withAnswerURL(ev *notify.Event, q question.Question) string {
+	if e.Hook.ServeURL == "" || ev.Status != question.StatusOpen {
 		return ""
 	}
 	if e.WS.Devrites == "" {
@@ -92,6 +93,6 @@ func (e *Engine) withAnswerURL(ev *notify.Event, q Question) string {
 	if err != nil {
 		return "the notify hook gets no answer link: " + err.Error()
 	}
-	ev.AnswerURL = caplink.URL(e.Hook.ServeURL, e.WS.Slug, ev.QID, k.Token(e.WS.Project, e.WS.Slug, ev.QID, Fingerprint(e.WS.Slug, q)))
+	ev.AnswerURL = caplink.URL(e.Hook.ServeURL, e.WS.Slug, ev.QID, k.Token(e.WS.Project, e.WS.Slug, ev.QID, question.Fingerprint(e.WS.Slug, q)))
 	return ""
 }

@@ -5,33 +5,34 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/config"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // expiryRefusal says why q is never accepted by expiry, or "": its gate
 // is not advisory or validating, or the policy's hard stops (an always-
 // stop or never-auto tag, a never-auto rule, scope or acceptance, the
 // seal) cover it, or its responders are checked (a vote is not a default).
-func (e *Engine) expiryRefusal(q Question) string {
+func (e *Engine) expiryRefusal(q question.Question) string {
 	if why := config.ExpiryRefusal(q.Gate); why != "" {
 		return why
 	}
 	if d := hardStop(e.AFK, Gatekeeping{Gate: q.Gate, Tags: q.Tags, Slice: q.Slice, Breakpoint: q.Breakpoint, Rules: &e.Rules}); d != nil {
 		return d.Reason + ", so it is never accepted by expiry"
 	}
-	if q.routed() {
+	if q.Routed() {
 		return "its responders are checked (strategy " + q.Strategy + "), so it is never accepted by expiry"
 	}
-	if len(q.Options) == 0 || IsEscapeHatch(q.Options[0]) {
+	if len(q.Options) == 0 || question.IsEscapeHatch(q.Options[0]) {
 		return "it has no recommended option to accept"
 	}
 	return ""
 }
 
 // expiryDue reports whether q is to be accepted by expiry now.
-func (e *Engine) expiryDue(q Question, now time.Time) bool {
+func (e *Engine) expiryDue(q question.Question, now time.Time) bool {
 	o := e.Hook.OnOverdue[q.Gate]
-	raised, ok := q.raisedTime()
-	return q.Status == StatusOpen && e.expiring() && o.Accept != "" && o.ExpireAfter > 0 && ok &&
+	raised, ok := q.RaisedTime()
+	return q.Status == question.StatusOpen && e.expiring() && o.Accept != "" && o.ExpireAfter > 0 && ok &&
 		!now.Before(raised.Add(o.ExpireAfter)) && e.expiryRefusal(q) == ""
 }
 
@@ -51,7 +52,7 @@ func (e *Engine) OverdueText(g Gatekeeping) string {
 	if len(o.EscalateTo) > 0 {
 		parts = append(parts, "escalated to "+strings.Join(o.EscalateTo, ", "))
 	}
-	why := e.expiryRefusal(Question{Gate: g.Gate, Tags: g.Tags, Slice: g.Slice, Breakpoint: g.Breakpoint, Options: []string{"recommended"}})
+	why := e.expiryRefusal(question.Question{Gate: g.Gate, Tags: g.Tags, Slice: g.Slice, Breakpoint: g.Breakpoint, Options: []string{"recommended"}})
 	switch {
 	case why != "":
 		parts = append(parts, why)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Pauses: the question the cursor awaits, and those queued behind it in
@@ -38,7 +39,7 @@ func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 // awaits while it is open, or "".
 func (e *Engine) resolveAwaited(f *Files) string {
 	if b := awaitedOpen(f); b != nil {
-		q := FromBlock(b, e.Now())
+		q := question.FromBlock(b, e.Now())
 		return e.ResolveCommand(e.described(q, isContested(q, contested(f.Questions))))
 	}
 	return ""
@@ -51,7 +52,7 @@ func awaitedOpen(f *Files) *mdstore.Block {
 	if id == "" {
 		return nil
 	}
-	if b := f.Questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+	if b := f.Questions.Find(id); b != nil && b.Value("status") == question.StatusOpen {
 		return b
 	}
 	return nil
@@ -63,7 +64,7 @@ func awaitedOpen(f *Files) *mdstore.Block {
 // (otherwise git would take that clone's state.md, which queues an
 // answered question).
 func unqueue(s *mdstore.State, id string) bool {
-	queue := splitNames(valueOf(s, "awaiting_next"))
+	queue := question.SplitNames(valueOf(s, "awaiting_next"))
 	if !slices.Contains(queue, id) {
 		return false
 	}
@@ -83,16 +84,16 @@ func setNames(s *mdstore.State, key string, ids []string) {
 
 // queuedPause takes the first question still open off the cursor's
 // awaiting_next (a queue of pauses a merge left), or nil when none is.
-func (e *Engine) queuedPause(f *Files) *Question {
+func (e *Engine) queuedPause(f *Files) *question.Question {
 	s := f.State
-	queue := splitNames(valueOf(s, "awaiting_next"))
+	queue := question.SplitNames(valueOf(s, "awaiting_next"))
 	if len(queue) == 0 {
 		return nil
 	}
 	for i, id := range queue {
-		if b := f.Questions.Find(id); b != nil && b.Value("status") == StatusOpen {
+		if b := f.Questions.Find(id); b != nil && b.Value("status") == question.StatusOpen {
 			setNames(s, "awaiting_next", queue[i+1:])
-			q := FromBlock(b, e.Now())
+			q := question.FromBlock(b, e.Now())
 			return &q
 		}
 	}
@@ -102,7 +103,7 @@ func (e *Engine) queuedPause(f *Files) *Question {
 
 // pauseUnder writes the pause on q under a stop: the Awaiting human
 // section names it, and the stop stays, so that lifting it returns to q.
-func (e *Engine) pauseUnder(f *Files, q Question, logText string) {
+func (e *Engine) pauseUnder(f *Files, q question.Question, logText string) {
 	var kept []mdstore.KV
 	for _, k := range []string{"status", "next_action", "stop_reason", "stopped_at"} {
 		if v, ok := f.State.Get(k); ok {

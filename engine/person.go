@@ -8,6 +8,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // A person's channel, or none (docs/trust.md, "Questions that need a
@@ -64,7 +65,7 @@ func viaOf(via, by, auto string) string {
 // person-only rule of a rules file this machine trusts (by breakpoint,
 // tag or gate). A person-only rule of an untrusted file still applies: it
 // only narrows what passes; a rules file that does not parse fails closed.
-func (e *Engine) NeedsPerson(q Question) (bool, string) {
+func (e *Engine) NeedsPerson(q question.Question) (bool, string) {
 	if strings.TrimSpace(q.Gate) == "escalating" {
 		return true, "escalating gates need a person"
 	}
@@ -103,7 +104,7 @@ func (e *Engine) personGuard(f *Files, id string, it Resolution, where string) e
 	if b == nil || PersonChannel(it.Via) {
 		return nil
 	}
-	q := FromBlock(b, e.Now())
+	q := question.FromBlock(b, e.Now())
 	need, why := e.NeedsPerson(q)
 	if !need {
 		return nil
@@ -129,7 +130,7 @@ func (e *Engine) recordGuard(r RaiseRequest) error {
 	if r.Answered == nil && r.Choice == nil || PersonChannel(r.Via) {
 		return nil
 	}
-	if need, why := e.NeedsPerson(Question{Gate: r.Gate, Tags: r.Tags, Breakpoint: r.Breakpoint}); need {
+	if need, why := e.NeedsPerson(question.Question{Gate: r.Gate, Tags: r.Tags, Breakpoint: r.Breakpoint}); need {
 		return needsPersonError("the question", why, r.Via)
 	}
 	return nil
@@ -147,7 +148,7 @@ func (e *Engine) unrecordedPause(f *Files) error {
 		return nil
 	}
 	st := b.Value("status")
-	if st != StatusAnswered && st != StatusDropped && st != StatusRejected || ResolutionLogged(f.State, b.QID, st) {
+	if st != question.StatusAnswered && st != question.StatusDropped && st != question.StatusRejected || ResolutionLogged(f.State, b.QID, st) {
 		return nil
 	}
 	if rec, ok := recordedDecision(f.Decisions, b.QID); ok && rec.Status == st {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // A person's word is bound to the question, not to its id
@@ -23,7 +24,7 @@ type AmbiguousError struct {
 	ID string
 	// Questions are both, the one that holds the id first, each with its
 	// Fingerprint and Contested set.
-	Questions []Question
+	Questions []question.Question
 	// Resolve is the command that answers each (ResolveCommand).
 	Resolve []string
 	// Slug is the workspace, when the project has several (a command
@@ -38,7 +39,7 @@ func (a *AmbiguousError) Error() string {
 		if q.QID != a.ID {
 			was = " (was " + a.ID + ")"
 		}
-		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, OneLine(q.Question), ShortFingerprint(q.Fingerprint)))
+		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, question.OneLine(q.Question), question.ShortFingerprint(q.Fingerprint)))
 	}
 	return fmt.Sprintf("%s is ambiguous: a merge gave it to another open question: %s", a.ID, strings.Join(each, "; "))
 }
@@ -47,31 +48,31 @@ func (a *AmbiguousError) Unwrap() error { return ErrAmbiguous }
 
 // described is q as the engine hands it out: with its fingerprint, and
 // contested when a merge gave an id it has had to another open question.
-func (e *Engine) described(q Question, contested bool) Question {
+func (e *Engine) described(q question.Question, contested bool) question.Question {
 	slug := ""
 	if e.WS != nil {
 		slug = e.WS.Slug
 	}
-	q.Fingerprint = Fingerprint(slug, q)
+	q.Fingerprint = question.Fingerprint(slug, q)
 	q.Contested = q.Contested || contested
 	return q
 }
 
 // pickFlag is the --fingerprint of a command that names q: only for a
 // contested question, whose id alone is refused.
-func pickFlag(q Question) string {
+func pickFlag(q question.Question) string {
 	if !q.Contested || q.Fingerprint == "" {
 		return ""
 	}
-	return "--fingerprint " + ShortFingerprint(q.Fingerprint) + " "
+	return "--fingerprint " + question.ShortFingerprint(q.Fingerprint) + " "
 }
 
 // readFingerprint reads a fingerprint, or a prefix of one: hex digits,
 // FingerprintMin to 64 of them, in either case.
 func readFingerprint(fp string) (string, error) {
 	fp = strings.ToLower(strings.TrimSpace(fp))
-	if _, err := hex.DecodeString(fp + strings.Repeat("0", len(fp)%2)); err != nil || len(fp) < FingerprintMin || len(fp) > 64 {
-		return "", mdstore.Errorf(ErrBadArgs, "--fingerprint %q is not a fingerprint: want %d to 64 hex digits", fp, FingerprintMin).
+	if _, err := hex.DecodeString(fp + strings.Repeat("0", len(fp)%2)); err != nil || len(fp) < question.FingerprintMin || len(fp) > 64 {
+		return "", mdstore.Errorf(ErrBadArgs, "--fingerprint %q is not a fingerprint: want %d to 64 hex digits", fp, question.FingerprintMin).
 			Hint("copy it from questions show, or from the refusal that named it")
 	}
 	return fp, nil
@@ -109,7 +110,7 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 	if err != nil {
 		return nil, err
 	}
-	if v, _ := b.Peek("status"); v[0] != StatusOpen {
+	if v, _ := b.Peek("status"); v[0] != question.StatusOpen {
 		return b, nil
 	}
 	for _, o := range qs.Blocks() {
@@ -118,7 +119,7 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 		}
 		// Status first: most blocks of a large file are final, and a
 		// look for a field a block lacks reads all of its fields.
-		if st, _ := o.Peek("status"); st[0] != StatusOpen {
+		if st, _ := o.Peek("status"); st[0] != question.StatusOpen {
 			continue
 		}
 		if v, ok := o.Peek("renumberedfrom"); !ok[0] || !hadID(o, b.QID, v[0]) {
@@ -129,7 +130,7 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 			a.Slug = e.WS.Slug
 		}
 		for _, x := range []*mdstore.Block{b, o} {
-			q := e.described(FromBlock(x, e.Now()), true)
+			q := e.described(question.FromBlock(x, e.Now()), true)
 			a.Questions, a.Resolve = append(a.Questions, q), append(a.Resolve, e.ResolveCommand(q))
 		}
 		return nil, a
@@ -154,7 +155,7 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 			if !all && !hadID(b, id, v[0]) {
 				continue
 			}
-			if strings.HasPrefix(Fingerprint(e.WS.Slug, FromBlock(b, now)), fp) {
+			if strings.HasPrefix(question.Fingerprint(e.WS.Slug, question.FromBlock(b, now)), fp) {
 				found = append(found, b)
 			}
 		}
@@ -185,7 +186,7 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 func contested(qs *mdstore.Questions) map[string]bool {
 	var was map[string]bool
 	for _, b := range qs.Blocks() {
-		if st, _ := b.Peek("status"); st[0] != StatusOpen {
+		if st, _ := b.Peek("status"); st[0] != question.StatusOpen {
 			continue // as in find: the status first
 		}
 		if v, ok := b.Peek("renumberedfrom"); ok[0] {
@@ -202,7 +203,7 @@ func contested(qs *mdstore.Questions) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, b := range qs.Blocks() {
-		if v, _ := b.Peek("status"); v[0] == StatusOpen && was[strings.ToLower(b.QID)] {
+		if v, _ := b.Peek("status"); v[0] == question.StatusOpen && was[strings.ToLower(b.QID)] {
 			out[strings.ToLower(b.QID)] = true
 		}
 	}
@@ -211,8 +212,8 @@ func contested(qs *mdstore.Questions) map[string]bool {
 
 // isContested reports whether q is one of two open questions that answer
 // to an id of set (contested).
-func isContested(q Question, set map[string]bool) bool {
-	if len(set) == 0 || q.Status != StatusOpen {
+func isContested(q question.Question, set map[string]bool) bool {
+	if len(set) == 0 || q.Status != question.StatusOpen {
 		return false
 	}
 	if set[strings.ToLower(q.QID)] {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // TestFingerprintAgreesWithIdentity: §27's identity (text and raise time,
@@ -21,10 +22,10 @@ func TestFingerprintAgreesWithIdentity(t *testing.T) {
 	texts := []string{"Deploy window?", "Deploy  window?", "Deploy\nwindow?", " Deploy window? ", "Deploy\r\n\twindow?", "Deploy window!", "deploy window?"}
 	for _, a := range texts {
 		for _, b := range texts {
-			qa := Question{RaisedAt: "2026-11-29T14:02:11Z", Gate: "blocking", Question: a, Options: []string{"Friday"}}
+			qa := question.Question{RaisedAt: "2026-11-29T14:02:11Z", Gate: "blocking", Question: a, Options: []string{"Friday"}}
 			qb := qa
 			qb.Question = b
-			same := Fingerprint("pay", qa) == Fingerprint("pay", qb)
+			same := question.Fingerprint("pay", qa) == question.Fingerprint("pay", qb)
 			if same != sameText(a, b) || !same && mdstore.RecordsQuestion(a, qa.RaisedAt, b, qb.RaisedAt) {
 				t.Errorf("%q and %q: same fingerprint %v, same text %v, want both alike", a, b, same, sameText(a, b))
 			}
@@ -50,10 +51,10 @@ func TestReadFingerprint(t *testing.T) {
 // escapes, <, > and &, line and paragraph separators, invalid UTF-8,
 // Unicode blanks, runs and ends of white space. The seed is logged.
 func TestFingerprintBytes(t *testing.T) {
-	reference := func(slug string, q Question) string {
-		parts := []string{FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), OneLine(q.Question)}
+	reference := func(slug string, q question.Question) string {
+		parts := []string{question.FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), question.OneLine(q.Question)}
 		for _, o := range q.Options {
-			parts = append(parts, OneLine(o))
+			parts = append(parts, question.OneLine(o))
 		}
 		b, _ := json.Marshal(parts)
 		sum := sha256.Sum256(b)
@@ -72,12 +73,12 @@ func TestFingerprintBytes(t *testing.T) {
 		return b.String()
 	}
 	for i := 0; i < 20000; i++ {
-		q := Question{RaisedAt: text(), Gate: text(), Question: text()}
+		q := question.Question{RaisedAt: text(), Gate: text(), Question: text()}
 		for n := rng.IntN(4); n > 0; n-- {
 			q.Options = append(q.Options, text())
 		}
 		slug := text()
-		if got, want := Fingerprint(slug, q), reference(slug, q); got != want {
+		if got, want := question.Fingerprint(slug, q), reference(slug, q); got != want {
 			t.Fatalf("slug %q, question %+v: got %s, want %s", slug, q, got, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/config"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Outcomes of a raise.
@@ -48,7 +49,7 @@ type Gatekeeping struct {
 	Breakpoint string
 	// History is the questions of Breakpoint already in questions.md, in
 	// file order (more may be given: only those of Breakpoint count).
-	History []Question
+	History []question.Question
 	// Rules are the approval rules; nil is none.
 	Rules *config.Rules
 }
@@ -200,10 +201,10 @@ func createdBy(r config.Rule) string {
 // as breaks would make rule 7 undo itself every time it fires. Open
 // questions, provisional ones included, are not resolutions. A resolution
 // that is not a person's own on this machine (streak.go) ends the streak.
-func HumanStreak(history []Question, bp string) int {
-	var done []Question
+func HumanStreak(history []question.Question, bp string) int {
+	var done []question.Question
 	for _, q := range history {
-		if q.Breakpoint == bp && q.Status != StatusOpen && q.Status != "" {
+		if q.Breakpoint == bp && q.Status != question.StatusOpen && q.Status != "" {
 			done = append(done, q)
 		}
 	}
@@ -214,7 +215,7 @@ func HumanStreak(history []Question, bp string) int {
 		if q.AnsweredBy == "afk" || q.Auto != "" {
 			continue
 		}
-		if q.Status != StatusAnswered || q.Choice == nil || *q.Choice != 1 || !q.here {
+		if q.Status != question.StatusAnswered || q.Choice == nil || *q.Choice != 1 || !q.AnsweredHere {
 			break
 		}
 		n++

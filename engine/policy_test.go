@@ -8,6 +8,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 var testNow = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
@@ -57,13 +58,13 @@ func historyFile(steps ...string) string {
 	return b.String()
 }
 
-func parseHistory(t *testing.T, text string) []Question {
+func parseHistory(t *testing.T, text string) []question.Question {
 	t.Helper()
 	qs := mdstore.ParseQuestions([]byte(text))
-	var out []Question
+	var out []question.Question
 	for _, b := range qs.Blocks() {
-		q := FromBlock(b, testNow)
-		q.here = true // as if this machine recorded each resolution
+		q := question.FromBlock(b, testNow)
+		q.AnsweredHere = true // as if this machine recorded each resolution
 		out = append(out, q)
 	}
 	return out

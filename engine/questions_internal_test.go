@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // questions yields the questions whose status is the one asked for, as
-// FromBlock reads it: the first status field, by any spelling of its key,
+// question.FromBlock reads it: the first status field, by any spelling of its key,
 // in a heading's block or a register row. Its callers rely on it and do
 // not check the status again.
 func TestQuestionsFilterByStatus(t *testing.T) {
@@ -24,9 +25,9 @@ func TestQuestionsFilterByStatus(t *testing.T) {
 		status string
 		want   []string
 	}{
-		{StatusOpen, []string{"q-2026-11-29-001", "q-2026-11-29-003", "Q-001"}},
-		{StatusAnswered, []string{"q-2026-11-29-002", "Q-002"}},
-		{StatusDropped, nil},
+		{question.StatusOpen, []string{"q-2026-11-29-001", "q-2026-11-29-003", "Q-001"}},
+		{question.StatusAnswered, []string{"q-2026-11-29-002", "Q-002"}},
+		{question.StatusDropped, nil},
 	} {
 		t.Run(tc.status, func(t *testing.T) {
 			var got []string

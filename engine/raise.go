@@ -7,6 +7,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // RaiseRequest is a HITL checkpoint as an agent asks it. The JSON names are
@@ -41,17 +42,12 @@ type RaiseRequest struct {
 
 // RaiseResult is the outcome of a raise.
 type RaiseResult struct {
-	QID      string   `json:"qid"`
-	Outcome  string   `json:"outcome"`
-	Question Question `json:"question"`
-	Decision Decision `json:"decision"`
-	Warnings []string `json:"warnings,omitempty"`
+	QID      string            `json:"qid"`
+	Outcome  string            `json:"outcome"`
+	Question question.Question `json:"question"`
+	Decision Decision          `json:"decision"`
+	Warnings []string          `json:"warnings,omitempty"`
 }
-
-// defaultSLA by gate.
-var defaultSLA = map[string]string{"advisory": "none", "validating": "4h", "blocking": "15m", "escalating": "24h"}
-
-const escapeHatch = "Something else — I'll describe it"
 
 // prepare validates the request and fills what tasks.md and the defaults give.
 func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
@@ -86,7 +82,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "an escalating gate needs --route"), "name who it escalates to, e.g. --route security-oncall")
 	}
 	if r.SLA == "" {
-		r.SLA = defaultSLA[r.Gate]
+		r.SLA = question.DefaultSLA[r.Gate]
 	}
 	if err := slaError(r.SLA); err != nil {
 		return mdstore.WithHint(err, "use none or a number with s, m, h or d, at most 365d: 15m, 4h, 24h")
@@ -98,7 +94,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 		return err
 	}
 	if r.Proposed == "" {
-		r.Proposed = optionTitle(r.Options[0])
+		r.Proposed = question.OptionTitle(r.Options[0])
 	}
 	if r.Choice != nil && (*r.Choice < 1 || *r.Choice > len(r.Options)) {
 		return mdstore.Errorf(ErrBadArgs, "--choice %d: the options are numbered from 1 to %d", *r.Choice, len(r.Options))
@@ -108,7 +104,7 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 	}
 	if r.Choice != nil && r.Answered != nil && !answersOption(*r.Answered, *r.Choice, r.Options[*r.Choice-1]) {
 		n := *r.Choice
-		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", n, brief(optionTitle(r.Options[n-1])), brief(*r.Answered)),
+		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "--choice %d is %q, but --answered says %q", n, question.Brief(question.OptionTitle(r.Options[n-1])), question.Brief(*r.Answered)),
 			"give --choice alone, --answered alone, or an --answered that is option "+strconv.Itoa(n)+"'s text")
 	}
 	return nil
@@ -118,10 +114,10 @@ func (r *RaiseRequest) prepare(tasks []mdstore.Slice) error {
 // whole text), or describes the escape hatch when option n is it.
 func answersOption(text string, n int, option string) bool {
 	text = strings.TrimSpace(text)
-	if strings.EqualFold(option, escapeHatch) {
+	if strings.EqualFold(option, question.EscapeHatch) {
 		return true
 	}
-	return text == strconv.Itoa(n) || strings.EqualFold(text, optionTitle(option)) || strings.EqualFold(text, option)
+	return text == strconv.Itoa(n) || strings.EqualFold(text, question.OptionTitle(option)) || strings.EqualFold(text, option)
 }
 
 // gatekeeping fills and checks what the AFK policy looks at: the slice
@@ -192,13 +188,13 @@ func (r *RaiseRequest) gatekeeping(tasks []mdstore.Slice) error {
 
 func (r *RaiseRequest) prepareOptions() error {
 	var given []string
-	hatch := escapeHatch
+	hatch := question.EscapeHatch
 	for i, o := range r.Options {
 		o, err := config.CleanText("--option", o)
 		if err != nil {
 			return err
 		}
-		o = strings.TrimSpace(o[max(optionNumber(o), 0):])
+		o = strings.TrimSpace(o[max(question.OptionNumber(o), 0):])
 		if o == "" {
 			return mdstore.Errorf(ErrBadArgs, "option %d is empty", i+1)
 		}
@@ -206,7 +202,7 @@ func (r *RaiseRequest) prepareOptions() error {
 			return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %d has a line break", i+1),
 				"an option is one line: \"title — trade-offs\"")
 		}
-		if strings.EqualFold(o, escapeHatch) {
+		if strings.EqualFold(o, question.EscapeHatch) {
 			hatch = o
 			continue
 		}
@@ -214,11 +210,11 @@ func (r *RaiseRequest) prepareOptions() error {
 	}
 	if len(given) < 1 || len(given) > 3 {
 		return mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%d options given", len(given)),
-			"give 1 to 3 --option, recommended first; the engine adds \""+escapeHatch+"\"")
+			"give 1 to 3 --option, recommended first; the engine adds \""+question.EscapeHatch+"\"")
 	}
 	if !strings.Contains(given[0], "(Recommended)") {
 		title, rest, found := strings.Cut(given[0], " — ")
-		given[0] = strings.TrimSpace(title) + recommended
+		given[0] = strings.TrimSpace(title) + question.Recommended
 		if found {
 			given[0] += " — " + rest
 		}
@@ -305,7 +301,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		}
 		now := e.timestamp()
 		kvs := []mdstore.KV{
-			{Key: "status", Value: StatusOpen},
+			{Key: "status", Value: question.StatusOpen},
 			{Key: "slice", Value: r.Slice},
 			{Key: "gate", Value: r.Gate},
 			{Key: "question", Value: r.Question},
@@ -330,7 +326,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		if r.NoAlwaysApprove {
 			opt("always_approve", "no")
 		}
-		if prev := lastOfBreakpoint(history, r.Breakpoint); r.Breakpoint != "" && prev != nil && prev.Status == StatusRejected {
+		if prev := lastOfBreakpoint(history, r.Breakpoint); r.Breakpoint != "" && prev != nil && prev.Status == question.StatusRejected {
 			attempt := 2
 			if prev.Attempt != nil {
 				attempt = *prev.Attempt + 1
@@ -345,7 +341,7 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 			opt("provisional", "1")
 		}
 		f.Questions.Append(id, kvs...)
-		q := FromBlock(f.Questions.Find(id), e.Now())
+		q := question.FromBlock(f.Questions.Find(id), e.Now())
 		if q.Supersedes != "" && e.actedOn(f.State, q.Supersedes) {
 			// The agent re-scoped: this question is the new plan's.
 			f.State.AppendLog(e.LogLine(f.State, "re-scoped "+q.Supersedes+" (superseded by "+id+")"))
@@ -356,10 +352,10 @@ func (e *Engine) Raise(ctx context.Context, r RaiseRequest, by string) (*RaiseRe
 		case Provisional:
 			f.State.AppendLog(e.LogLine(f.State, "raised "+id+" ("+r.Gate+", provisional on option 1)"))
 		case AutoPicked:
-			q, err = e.answer(f, id, resolution{kind: StatusAnswered, choice: 1}, "afk", d.Name)
+			q, err = e.answer(f, id, resolution{kind: question.StatusAnswered, choice: 1}, "afk", d.Name)
 			f.State.AppendLog(e.LogLine(f.State, "auto-picked "+id+" option 1 ("+d.Name+")"))
 		case Recorded:
-			rec := resolution{kind: StatusAnswered, via: r.Via}
+			rec := resolution{kind: question.StatusAnswered, via: r.Via}
 			if r.Answered != nil {
 				rec.text = *r.Answered
 			}
@@ -399,7 +395,7 @@ func numbered(opts []string) string {
 	return b.String()
 }
 
-func lastOfBreakpoint(history []Question, bp string) *Question {
+func lastOfBreakpoint(history []question.Question, bp string) *question.Question {
 	for i := len(history) - 1; i >= 0; i-- {
 		if history[i].Breakpoint == bp {
 			return &history[i]
@@ -412,7 +408,7 @@ func lastOfBreakpoint(history []Question, bp string) *Question {
 // does: status awaiting_human, q's slice, next_action the command that
 // answers q (a re-scope owed waits in rescope_pending), the Awaiting human
 // section of q and the Log line logText. Only state.md changes.
-func (e *Engine) Pause(f *Files, q Question, logText string) {
+func (e *Engine) Pause(f *Files, q question.Question, logText string) {
 	f.State.Set("status", "awaiting_human")
 	if q.Slice != "" {
 		f.State.Set("active_slice", q.Slice)
@@ -427,11 +423,37 @@ func (e *Engine) Pause(f *Files, q Question, logText string) {
 }
 
 // awaitingSection is the Awaiting human section of a pause on q.
-func awaitingSection(q Question) []mdstore.KV {
+func awaitingSection(q question.Question) []mdstore.KV {
 	aw := []mdstore.KV{{Key: "question_id", Value: q.QID}, {Key: "gate", Value: q.Gate},
 		{Key: "question", Value: q.Question}, {Key: "proposed", Value: q.Proposed}, {Key: "raised_at", Value: q.RaisedAt}}
 	if q.BlockingSlices != "" {
 		aw = append(aw, mdstore.KV{Key: "blocking_slices", Value: q.BlockingSlices})
 	}
 	return aw
+}
+
+// slaError says what is wrong with an SLA that is neither "none" nor valid,
+// or returns nil.
+func slaError(s string) error {
+	if mdstore.ValidSLA(s) {
+		return nil
+	}
+	if _, _, shaped := mdstore.SplitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
+		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
+	}
+	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)
+}
+
+// numberTitles refuses options whose title (the text before " — ",
+// without the recommended mark) reads as an option number
+// (question.NumberTitle; docs/formats.md, "Options").
+func numberTitles(opts []string) error {
+	for i, o := range opts {
+		t := strings.TrimSpace(question.OptionTitle(o))
+		if n, ok := question.NumberTitle(t); ok {
+			return mdstore.Errorf(ErrBadArgs, "option %d is titled %q, a number: an answer %s picks option %s by its number, never an option by its title", i+1, t, n, n).
+				Hint("nothing was written; title the option in words and keep the number after \" — \", e.g. --option \"Three retries — 3\"")
+		}
+	}
+	return nil
 }

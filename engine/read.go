@@ -7,6 +7,7 @@ import (
 
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // StateView is what `state show` reports.
@@ -20,8 +21,8 @@ type StateView struct {
 	Awaiting  map[string]string `json:"awaiting"`
 	// Resolve is the command that answers the awaited question, while it
 	// is open.
-	Resolve string     `json:"resolve,omitempty"`
-	Open    []Question `json:"open"`
+	Resolve string              `json:"resolve,omitempty"`
+	Open    []question.Question `json:"open"`
 }
 
 // Show reads the cursor, the awaited question and the open questions.
@@ -32,7 +33,7 @@ func (e *Engine) Show() (*StateView, error) {
 	}
 	schema, _ := f.State.Schema()
 	v := &StateView{Workspace: e.WS.Dir, Slug: e.WS.Slug, Schema: schema, Encoding: f.State.Encoding(),
-		Cursor: map[string]string{}, Open: []Question{}}
+		Cursor: map[string]string{}, Open: []question.Question{}}
 	for _, en := range f.State.Cursor() {
 		if _, dup := v.Cursor[en.Canon]; !dup { // the first of a repeated key counts, as everywhere
 			v.CursorKey = append(v.CursorKey, en.Canon)
@@ -48,16 +49,16 @@ func (e *Engine) Show() (*StateView, error) {
 		}
 	}
 	v.Resolve = e.resolveAwaited(f)
-	v.Open = slices.AppendSeq(v.Open, e.questions(f.Questions, StatusOpen))
+	v.Open = slices.AppendSeq(v.Open, e.questions(f.Questions, question.StatusOpen))
 	return v, nil
 }
 
 // List calls fn with each question fl picks, in file order, and stops at
 // fn's first error. The questions are read one at a time and not kept: a
 // file of ten thousand is listed in the memory of one.
-func (e *Engine) List(fl ListFilter, fn func(Question) error) error {
+func (e *Engine) List(fl ListFilter, fn func(question.Question) error) error {
 	switch fl.Status {
-	case "all", StatusOpen, StatusAnswered, StatusDropped, StatusRejected:
+	case "all", question.StatusOpen, question.StatusAnswered, question.StatusDropped, question.StatusRejected:
 	default:
 		return mdstore.Errorf(ErrBadArgs, "unknown --status %q", fl.Status).Hint("use one of open, answered, dropped, rejected, all")
 	}
@@ -96,7 +97,7 @@ type ListFilter struct {
 
 // keeps reports whether fl picks q, whose status it already has (List
 // reads the questions of fl.Status only).
-func (fl ListFilter) keeps(q Question) bool {
+func (fl ListFilter) keeps(q question.Question) bool {
 	switch {
 	case fl.Gate != "" && q.Gate != fl.Gate,
 		fl.Overdue && !q.Overdue,
@@ -111,37 +112,37 @@ func (fl ListFilter) keeps(q Question) bool {
 
 // Get returns one question: the one id names (with the engine's Pick, the
 // one of that fingerprint), refused when id is ambiguous (find).
-func (e *Engine) Get(id string) (Question, error) { return e.GetByFingerprint(id, "") }
+func (e *Engine) Get(id string) (question.Question, error) { return e.GetByFingerprint(id, "") }
 
 // GetByFingerprint is Get of the question a token made for the question
 // of fingerprint fp names by id: the question of that fingerprint, under
 // whatever id it has now, or ErrChanged (find).
-func (e *Engine) GetByFingerprint(id, fp string) (Question, error) {
+func (e *Engine) GetByFingerprint(id, fp string) (question.Question, error) {
 	if err := checkQID(id); err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
 	f, err := e.read()
 	if err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
 	return e.get(f, id, fp)
 }
 
 // get is GetByFingerprint on the files read already.
-func (e *Engine) get(f *Files, id, fp string) (Question, error) {
+func (e *Engine) get(f *Files, id, fp string) (question.Question, error) {
 	b, err := e.find(f.Questions, id, fp)
 	if err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
-	q := FromBlock(b, e.Now())
+	q := question.FromBlock(b, e.Now())
 	q = e.described(q, isContested(q, contested(f.Questions)))
 	q.Awaited = isAwaited(q, f.State.AwaitingQID())
 	return q, nil
 }
 
 // isAwaited: q is the open question state.md's cursor awaits.
-func isAwaited(q Question, awaited string) bool {
-	return awaited != "" && q.QID == awaited && q.Status == StatusOpen
+func isAwaited(q question.Question, awaited string) bool {
+	return awaited != "" && q.QID == awaited && q.Status == question.StatusOpen
 }
 
 // lookup returns the one question whose id is id: a block heading or a
@@ -211,10 +212,10 @@ func unknownQID(id string) error {
 
 // CheckResult is the verdict of `state check`.
 type CheckResult struct {
-	Proceed bool       `json:"proceed"`
-	Status  string     `json:"status"`
-	Reason  string     `json:"reason"`
-	Open    []Question `json:"open,omitempty"`
+	Proceed bool                `json:"proceed"`
+	Status  string              `json:"status"`
+	Reason  string              `json:"reason"`
+	Open    []question.Question `json:"open,omitempty"`
 	// Resolve is the command that answers the awaited question while it is
 	// open: beside the skill's next_action, the one a person runs.
 	Resolve string `json:"resolve,omitempty"`
@@ -224,7 +225,7 @@ type CheckResult struct {
 	RescopePending []string `json:"rescope_pending,omitempty"`
 	// Unsigned are final questions a require-signature rule selects with
 	// no signature that counts: each holds the agent (signing.go).
-	Unsigned []Question `json:"unsigned,omitempty"`
+	Unsigned []question.Question `json:"unsigned,omitempty"`
 }
 
 // Check says whether the agent may proceed: not while state.md is awaiting a
@@ -275,7 +276,7 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 	}
 	e.holdUnsigned(f, r)
 	if seal && r.Proceed {
-		r.Open = slices.AppendSeq(r.Open, e.questions(f.Questions, StatusOpen))
+		r.Open = slices.AppendSeq(r.Open, e.questions(f.Questions, question.StatusOpen))
 		if len(r.Open) > 0 {
 			r.Proceed = false
 			ids := make([]string, len(r.Open))
@@ -303,7 +304,7 @@ func (e *Engine) LogLine(s *mdstore.State, text string) string {
 func rescopeReason(qs *mdstore.Questions, ids []string) string {
 	var rejected, overruled []string
 	for _, id := range ids {
-		if b := qs.Find(id); b != nil && strings.TrimSpace(b.Value("status")) == StatusRejected {
+		if b := qs.Find(id); b != nil && strings.TrimSpace(b.Value("status")) == question.StatusRejected {
 			rejected = append(rejected, id)
 		} else {
 			overruled = append(overruled, id)

@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Overdue returns the open questions past their SLA, in file order.
-func (e *Engine) Overdue() ([]Question, error) {
+func (e *Engine) Overdue() ([]question.Question, error) {
 	f, err := e.read()
 	if err != nil {
 		return nil, err
 	}
-	out := []Question{}
-	for q := range e.questions(f.Questions, StatusOpen) {
+	out := []question.Question{}
+	for q := range e.questions(f.Questions, question.StatusOpen) {
 		if q.Overdue {
 			out = append(out, q)
 		}
@@ -26,21 +27,11 @@ func (e *Engine) Overdue() ([]Question, error) {
 	return out, nil
 }
 
-// OverdueBy is how long past its SLA an open question is; 0 when it is not.
-func (q Question) OverdueBy(now time.Time) time.Duration {
-	sla, ok := q.slaDuration()
-	raised, ok2 := q.raisedTime()
-	if q.Status != StatusOpen || !ok || !ok2 || now.Sub(raised) <= sla {
-		return 0
-	}
-	return now.Sub(raised) - sla
-}
-
 // reminderDue reports whether an overdue question may be reminded now: it
 // never was, or its last reminder is at least one period old (on_overdue's
 // remind for its gate, else its SLA). A reminded_at that does not parse is
 // treated as never.
-func (e *Engine) reminderDue(q Question, now time.Time) bool {
+func (e *Engine) reminderDue(q question.Question, now time.Time) bool {
 	if !q.Overdue {
 		return false
 	}
@@ -52,22 +43,22 @@ func (e *Engine) reminderDue(q Question, now time.Time) bool {
 }
 
 // remindEvery is how often q is reminded while it is overdue.
-func (e *Engine) remindEvery(q Question) time.Duration {
+func (e *Engine) remindEvery(q question.Question) time.Duration {
 	if every := e.Hook.OnOverdue[q.Gate].Remind; every > 0 {
 		return every
 	}
-	sla, _ := q.slaDuration()
+	sla, _ := q.SLADuration()
 	return sla
 }
 
 // RemindResult is what `remind` reports.
 type RemindResult struct {
-	Reminded []Question `json:"reminded"`
+	Reminded []question.Question `json:"reminded"`
 	// Waiting are overdue questions reminded less than one period ago,
 	// or, when reminders are off, every overdue question.
-	Waiting []Question `json:"waiting"`
+	Waiting []question.Question `json:"waiting"`
 	// Accepted are the questions on_overdue accepted by expiry.
-	Accepted []Question `json:"accepted"`
+	Accepted []question.Question `json:"accepted"`
 	// Off says why reminders are off; "" when they are on.
 	Off      string   `json:"off,omitempty"`
 	Warnings []string `json:"warnings"`
@@ -88,7 +79,7 @@ const ExpiryActor = "expiry"
 // "reminder" in notify_on, a file that parses); when it would not, nothing
 // but an acceptance is written.
 func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
-	res := &RemindResult{Reminded: []Question{}, Waiting: []Question{}, Accepted: []Question{}, Warnings: e.ConfigWarnings()}
+	res := &RemindResult{Reminded: []question.Question{}, Waiting: []question.Question{}, Accepted: []question.Question{}, Warnings: e.ConfigWarnings()}
 	off := e.remindersOff()
 	if off != "" && !e.expiring() {
 		over, err := e.Overdue()
@@ -102,14 +93,14 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 		return res, nil
 	}
 	type done struct {
-		reminded, waiting, accepted []Question
+		reminded, waiting, accepted []question.Question
 		warnings                    []string
 	}
 	d, err := transact(ctx, e, func(f *Files) (done, error) {
-		d := done{reminded: []Question{}, waiting: []Question{}, accepted: []Question{}}
+		d := done{reminded: []question.Question{}, waiting: []question.Question{}, accepted: []question.Question{}}
 		now := e.Now()
-		var due []Question // read before any is edited: an edit ends a pass
-		for q := range e.questions(f.Questions, StatusOpen) {
+		var due []question.Question // read before any is edited: an edit ends a pass
+		for q := range e.questions(f.Questions, question.StatusOpen) {
 			if q.Overdue || e.expiryDue(q, now) {
 				due = append(due, q)
 			}
@@ -118,12 +109,12 @@ func (e *Engine) Remind(ctx context.Context) (*RemindResult, error) {
 			switch {
 			case e.expiryDue(q, now):
 				o := e.Hook.OnOverdue[q.Gate]
-				aq, err := e.answer(f, q.QID, resolution{kind: StatusAnswered, choice: 1}, ExpiryActor,
+				aq, err := e.answer(f, q.QID, resolution{kind: question.StatusAnswered, choice: 1}, ExpiryActor,
 					"on_overdue "+q.Gate+" expire_after "+shortDuration(o.ExpireAfter))
 				if err != nil {
 					return done{}, err
 				}
-				if _, warn := e.ResolveState(f, aq, StatusAnswered, false); warn != "" {
+				if _, warn := e.ResolveState(f, aq, question.StatusAnswered, false); warn != "" {
 					d.warnings = append(d.warnings, warn)
 				}
 				d.accepted = append(d.accepted, aq)

@@ -9,6 +9,7 @@ import (
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Re-scopes owed. A rejection (or an overruled provisional answer) owes
@@ -40,7 +41,7 @@ func (e *Engine) addPending(s *mdstore.State, ids ...string) {
 
 // rescopePending lists the qids of the cursor's rescope_pending.
 func rescopePending(s *mdstore.State) []string {
-	return splitNames(valueOf(s, "rescope_pending"))
+	return question.SplitNames(valueOf(s, "rescope_pending"))
 }
 
 // owedRescopes are the qids owed a re-scope: those of a re-scope

@@ -8,6 +8,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Resolution is one answer, drop or reject, from the command line or a batch.
@@ -39,11 +40,11 @@ type Resolved struct {
 	Unchanged    bool   `json:"unchanged,omitempty"` // an identical re-run
 	NextAction   string `json:"next_action,omitempty"`
 	// Response is the response this resolution recorded on a routed
-	// question (route.go); Status is "open" while the question waits for
+	// question (respond.go); Status is "open" while the question waits for
 	// more, with Progress and WaitingFor saying for what.
-	Response   *Response `json:"response,omitempty"`
-	Progress   string    `json:"progress,omitempty"`
-	WaitingFor []string  `json:"waiting_for,omitempty"`
+	Response   *question.Response `json:"response,omitempty"`
+	Progress   string             `json:"progress,omitempty"`
+	WaitingFor []string           `json:"waiting_for,omitempty"`
 }
 
 // ResolveResult is what `state resolve` reports.
@@ -61,11 +62,11 @@ type resolution struct {
 // firing is a notify event to fire once the lock is released.
 type firing struct {
 	event string
-	q     Question
+	q     question.Question
 }
 
 // eventOf is the notify event of a final status.
-var eventOf = map[string]string{StatusAnswered: "resolved", StatusDropped: "dropped", StatusRejected: "rejected"}
+var eventOf = map[string]string{question.StatusAnswered: "resolved", question.StatusDropped: "dropped", question.StatusRejected: "rejected"}
 
 // Resolve applies resolutions under one lock (a batch file goes through
 // ResolveBatch, which validates it whole first and reports every bad line):
@@ -138,7 +139,7 @@ func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResu
 			}
 			switch {
 			case r.Unchanged:
-			case r.Status == StatusOpen: // a response that leaves a routed question open
+			case r.Status == question.StatusOpen: // a response that leaves a routed question open
 				d.fired = append(d.fired, firing{"responded", q})
 			default:
 				d.fired = append(d.fired, firing{eventOf[q.Status], q})
@@ -164,7 +165,7 @@ func (e *Engine) resolve(ctx context.Context, b *Batch, by string) (*ResolveResu
 // already final with it, the decision a crash kept out of decisions.md.
 // Then state.md moves on. It returns what it did, the question as it now
 // reads (for the notify hook) and a warning, if any.
-func (e *Engine) apply(f *Files, c checked, by string) (Resolved, Question, string, error) {
+func (e *Engine) apply(f *Files, c checked, by string) (Resolved, question.Question, string, error) {
 	r := Resolved{QID: c.QID, Status: c.Kind}
 	q, kind := c.q, c.Kind
 	switch {
@@ -174,14 +175,14 @@ func (e *Engine) apply(f *Files, c checked, by string) (Resolved, Question, stri
 			return r, q, "", err
 		}
 		r.Response, r.Progress, r.WaitingFor, r.Unchanged = &rr.response, rr.q.Progress, rr.q.WaitingFor, rr.unchanged
-		if rr.q.Status == StatusOpen {
-			r.Status, r.State = StatusOpen, valueOf(f.State, "status")
+		if rr.q.Status == question.StatusOpen {
+			r.Status, r.State = question.StatusOpen, valueOf(f.State, "status")
 			r.StopReason, _ = StopReason(f.State)
 			return r, rr.q, "", nil
 		}
 		q, kind = rr.q, rr.q.Status
 		r.Status = kind
-	case c.q.Status == StatusOpen:
+	case c.q.Status == question.StatusOpen:
 		var err error
 		if q, err = e.record(f, f.Questions.Find(c.QID), c.q, c.want, by, ""); err != nil {
 			return r, q, "", err
@@ -206,14 +207,14 @@ func (e *Engine) apply(f *Files, c checked, by string) (Resolved, Question, stri
 
 // resolvedValues computes the fields a resolution writes: an answer that is
 // only an option number picks that option, and so does one that is an
-// option's title or whole text (optionStated), on every kind of question.
+// option's title or whole text (question.OptionStated), on every kind of question.
 func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, error) {
-	if r.kind != StatusAnswered {
+	if r.kind != question.StatusAnswered {
 		return r, nil
 	}
-	opts := parseOptions(b.Value("options"))
+	opts := question.ParseOptions(b.Value("options"))
 	picked := r.choice != 0
-	if digits := strings.TrimSpace(r.text); !picked && isNumber(digits) {
+	if digits := strings.TrimSpace(r.text); !picked && question.IsNumber(digits) {
 		// An answer made only of digits is an option number, however large.
 		n, err := strconv.Atoi(digits)
 		if err != nil || n > len(opts) {
@@ -224,7 +225,7 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		}
 		r.choice, r.text, picked = n, "", true
 	}
-	if n := optionStated(r.text, opts); !picked && n > 0 {
+	if n := question.OptionStated(r.text, opts); !picked && n > 0 {
 		r.choice, picked = n, true // the answer stays the person's words
 	}
 	if !picked {
@@ -233,8 +234,8 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 	if r.choice < 1 || r.choice > len(opts) {
 		return r, optionRangeError(strconv.Itoa(r.choice), len(opts))
 	}
-	title := optionTitle(opts[r.choice-1])
-	if r.choice == len(opts) && IsEscapeHatch(opts[r.choice-1]) && r.text == "" {
+	title := question.OptionTitle(opts[r.choice-1])
+	if r.choice == len(opts) && question.IsEscapeHatch(opts[r.choice-1]) && r.text == "" {
 		return r, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "option %d is \"%s\"", r.choice, opts[r.choice-1]),
 			"describe the answer in words instead of picking the escape hatch")
 	}
@@ -242,16 +243,6 @@ func (e *Engine) resolvedValues(b *mdstore.Block, r resolution) (resolution, err
 		r.text = title
 	}
 	return r, nil
-}
-
-// isNumber reports whether s is made only of ASCII digits.
-func isNumber(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func optionRangeError(n string, options int) error {
@@ -277,20 +268,20 @@ func sameResolution(b *mdstore.Block, r resolution) bool {
 
 // answer writes a resolution into the question's block and the decision
 // log, and returns the question as it now reads.
-func (e *Engine) answer(f *Files, id string, r resolution, by, auto string) (Question, error) {
+func (e *Engine) answer(f *Files, id string, r resolution, by, auto string) (question.Question, error) {
 	b := f.Questions.Find(id)
 	r, err := e.resolvedValues(b, r)
 	if err != nil {
-		return Question{}, fmt.Errorf("%s: %w", id, err)
+		return question.Question{}, fmt.Errorf("%s: %w", id, err)
 	}
-	return e.record(f, b, FromBlock(b, e.Now()), r, by, auto)
+	return e.record(f, b, question.FromBlock(b, e.Now()), r, by, auto)
 }
 
 // record writes r, a resolution with its values computed (resolvedValues),
 // into block b, which reads as q, and appends its decision; it returns the
 // question as it now reads. The decision copies b's fields before the
 // edit, which moves the lines b was read from.
-func (e *Engine) record(f *Files, b *mdstore.Block, q Question, r resolution, by, auto string) (Question, error) {
+func (e *Engine) record(f *Files, b *mdstore.Block, q question.Question, r resolution, by, auto string) (question.Question, error) {
 	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: e.timestamp()}, {Key: "answer", Value: r.text}}
 	if r.choice != 0 {
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
@@ -304,7 +295,7 @@ func (e *Engine) record(f *Files, b *mdstore.Block, q Question, r resolution, by
 	}
 	signature, kvs, err := e.signAnswer(q, kvs, auto)
 	if err != nil {
-		return Question{}, fmt.Errorf("%s: %w", b.QID, err)
+		return question.Question{}, fmt.Errorf("%s: %w", b.QID, err)
 	}
 	written := map[string]string{}
 	if signature != "" {
@@ -320,7 +311,7 @@ func (e *Engine) record(f *Files, b *mdstore.Block, q Question, r resolution, by
 		return b.Get(k)
 	})
 	if err := f.Questions.Set(b.QID, kvs...); err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
 	f.Decisions = decisions(f.Decisions)
 	q.Status, q.AnsweredAt, q.Answer, q.AnsweredBy, q.AnsweredVia, q.Auto = r.kind, written["answered_at"], &r.text, by, r.via, auto
@@ -379,9 +370,9 @@ func (e *Engine) completeDecision(f *Files, id string) {
 // written before (the same resolution again, or doctor completing an
 // interrupted one): an overruling of it is not owed again. It reports
 // whether state.md changed and a warning for the caller, if any.
-func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bool, string) {
+func (e *Engine) ResolveState(f *Files, q question.Question, kind string, rerun bool) (bool, string) {
 	id, s := q.QID, f.State
-	overruled := q.Provisional && (kind == StatusRejected || kind == StatusAnswered && (q.Choice == nil || *q.Choice != 1))
+	overruled := q.Provisional && (kind == question.StatusRejected || kind == question.StatusAnswered && (q.Choice == nil || *q.Choice != 1))
 	_, blocked := StopReason(s)
 	awaited := s.AwaitingQID()
 	switch {
@@ -400,7 +391,7 @@ func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bo
 		case overruled && !rerun:
 			e.deferRescope(s, id, text)
 			return true, fmt.Sprintf("%s; state.md awaits %s, so the re-scope is pending (rescope_pending)", overruledText(id, kind), awaited)
-		case queued && kind == StatusRejected:
+		case queued && kind == question.StatusRejected:
 			e.deferRescope(s, id, text)
 			return true, ""
 		case queued:
@@ -427,7 +418,7 @@ func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bo
 	if blocked {
 		// A deliberate stop outlives the answer; only a person lifts it. A
 		// rejection still has to reach the agent once it resumes.
-		if kind == StatusRejected {
+		if kind == question.StatusRejected {
 			e.deferRescope(s, id, kind+" "+id+"; still blocked")
 		} else {
 			s.AppendLog(e.LogLine(s, kind+" "+id+"; still blocked"))
@@ -440,14 +431,14 @@ func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bo
 	if queued != nil {
 		// A pause queued behind this one (two clones paused at once, merged)
 		// holds the agent now; a rejection's re-scope waits for it.
-		if kind == StatusRejected {
+		if kind == question.StatusRejected {
 			e.deferRescope(s, id, kind+" "+id)
 		}
 		e.Pause(f, *queued, kind+" "+id+"; pause moves to "+queued.QID+" (queued in awaiting_next)")
 		return true, ""
 	}
 	next := ""
-	if kind == StatusRejected {
+	if kind == question.StatusRejected {
 		next = e.rescopeAction(s, id)
 	} else {
 		next = e.ContinueAction(s, id)
@@ -459,7 +450,7 @@ func (e *Engine) ResolveState(f *Files, q Question, kind string, rerun bool) (bo
 }
 
 func overruledText(id, kind string) string {
-	if kind == StatusAnswered {
+	if kind == question.StatusAnswered {
 		return id + " was provisional on option 1 and is now answered otherwise"
 	}
 	return id + " was provisional on option 1 and is now " + kind

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // The checks of a resolution, all made before anything is written: its
@@ -18,9 +20,9 @@ import (
 // and the values it writes.
 type checked struct {
 	Resolution // its QID as questions.md spells it
-	q          Question
+	q          question.Question
 	want       resolution // resolvedValues of the resolution
-	routed     bool       // a response to a routed question (route.go)
+	routed     bool       // a response to a routed question (respond.go)
 }
 
 // cleanItems checks what needs no file: each resolution's text (clean and
@@ -113,17 +115,17 @@ func (e *Engine) validate(f *Files, it Resolution, by string) (checked, error) {
 	case err != nil:
 		return checked{}, err
 	}
-	c := checked{Resolution: it, q: FromBlock(b, e.Now())}
+	c := checked{Resolution: it, q: question.FromBlock(b, e.Now())}
 	c.QID = b.QID
-	if c.q.routed() && !b.Row() {
+	if c.q.Routed() && !b.Row() {
 		c.routed = true
 		c.want, err = e.validateResponse(b, c.q, it, by, where)
 		return c, err
 	}
 	c.want, err = e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text, via: it.Via})
-	if c.q.Status != StatusOpen {
+	if c.q.Status != question.StatusOpen {
 		if err != nil || !sameResolution(b, c.want) {
-			return c, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, c.q.Status, brief(b.Value("answer"))),
+			return c, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, c.q.Status, question.Brief(b.Value("answer"))),
 				"a final question is not resolved again; raise a new question if the decision changed")
 		}
 		return c, nil // an identical re-run, in a batch as alone
@@ -136,8 +138,34 @@ func (e *Engine) validate(f *Files, it Resolution, by string) (checked, error) {
 		return c, fmt.Errorf("%s: %w", where, err)
 	}
 	if b.Row() && !mdstore.FitsCell(c.want.text) {
-		return c, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], brief(c.want.text)),
+		return c, mdstore.WithHint(mdstore.Errorf(ErrBadArgs, "%s: a question register row keeps the %s in one table cell, which cannot hold %q", where, textOf[it.Kind], question.Brief(c.want.text)),
 			"give it on one line, without | and without spaces or a backslash at its ends; the row stays in its table")
 	}
 	return c, nil
+}
+
+// placeholderText refuses a resolution's text that is a placeholder
+// (the whole text, trimmed, one "<…>": question.IsPlaceholder) or a bare
+// --help or -h (docs/formats.md, "Placeholders"). kind is the
+// resolution's status, for the words of the error.
+func placeholderText(kind, text string) error {
+	t := strings.TrimSpace(text)
+	// The line pasted where no shell takes its quotes off (a batch file,
+	// a tool's argument) keeps them: "<answer>" is the placeholder too.
+	if len(t) > 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	what := textOf[kind]
+	switch {
+	case t == "--help" || t == "-h":
+		return mdstore.Errorf(ErrBadArgs, "the %s is %q: a request for help is never an answer", what, t).
+			Hint("nothing was written; for help run: devrites-engine help state resolve")
+	case question.IsPlaceholder(t) && kind == question.StatusAnswered:
+		return mdstore.Errorf(ErrBadArgs, "the %s is %q, the placeholder of the printed command", what, t).
+			Hint("nothing was written; replace " + t + " with the answer itself: an option number, an option's title, or words")
+	case question.IsPlaceholder(t):
+		return mdstore.Errorf(ErrBadArgs, "the %s is %q, the placeholder of the printed command", what, t).
+			Hint("nothing was written; replace " + t + " with the " + what + " itself, in words")
+	}
+	return nil
 }

@@ -7,13 +7,14 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // respondResult is what one response to a routed question did.
 type respondResult struct {
-	q         Question // the question as it now reads: open, or final
-	response  Response // the response recorded, or the identical one already there
-	unchanged bool     // nothing was written: an identical response, or a re-run
+	q         question.Question // the question as it now reads: open, or final
+	response  question.Response // the response recorded, or the identical one already there
+	unchanged bool              // nothing was written: an identical response, or a re-run
 }
 
 // validateResponse checks a resolution by by of the routed question q (in
@@ -22,8 +23,8 @@ type respondResult struct {
 // response (an identical re-run, in a batch as alone), and anything else is a
 // conflict, as for any final question. It returns the values the response
 // gives (resolvedValues).
-func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, by string, where string) (resolution, error) {
-	rt, err := q.routing()
+func (e *Engine) validateResponse(b *mdstore.Block, q question.Question, it Resolution, by string, where string) (resolution, error) {
+	rt, err := q.Routing()
 	if err != nil {
 		return resolution{}, fmt.Errorf("%s: %w", where, err)
 	}
@@ -32,30 +33,30 @@ func (e *Engine) validateResponse(b *mdstore.Block, q Question, it Resolution, b
 		return resolution{}, err
 	}
 	if by = strings.TrimSpace(by); by == "" || strings.ContainsAny(by, ",\n") {
-		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, brief(by))
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: responder %q: a responder's name is one line, without commas", where, question.Brief(by))
 	}
-	who, ok := rt.responder(by)
+	who, ok := rt.Responder(by)
 	if !ok {
-		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, OneLine(by), strings.Join(rt.route, ", ")).
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, question.OneLine(by), strings.Join(rt.Route, ", ")).
 			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
 			Fix(RespondAs, e.ResolveCommand(q))
 	}
 	want, err := e.resolvedValues(b, resolution{kind: it.Kind, text: it.Text})
-	if q.Status == StatusOpen {
+	if q.Status == question.StatusOpen {
 		if err != nil {
 			return want, fmt.Errorf("%s: %w", where, err)
 		}
 		return want, nil
 	}
-	if i := rt.find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).same(rt.responses[i]) {
+	if i := rt.Find(who); err == nil && i >= 0 && responseOf(who, it.Kind, want).Same(rt.Responses[i]) {
 		return want, nil
 	}
-	return want, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, brief(b.Value("answer"))),
+	return want, mdstore.WithHint(mdstore.Errorf(ErrConflict, "%s is already %s (%q), not open", where, q.Status, question.Brief(b.Value("answer"))),
 		"a final question is not resolved again; raise a new question if the decision changed")
 }
 
-func responseOf(who, kind string, r resolution) Response {
-	return Response{By: who, Status: kind, Choice: r.choice, Answer: r.text}
+func responseOf(who, kind string, r resolution) question.Response {
+	return question.Response{By: who, Status: kind, Choice: r.choice, Answer: r.text}
 }
 
 // respond records a response of by to the routed question q, which
@@ -67,39 +68,39 @@ func responseOf(who, kind string, r resolution) Response {
 // identical one writes nothing. While the question stays open, state.md
 // keeps its pause and gets only a Log line. rv is the response's values,
 // as validateResponse computed them.
-func (e *Engine) respond(f *Files, q Question, rv resolution, it Resolution, by string) (respondResult, error) {
-	rt, err := q.routing()
+func (e *Engine) respond(f *Files, q question.Question, rv resolution, it Resolution, by string) (respondResult, error) {
+	rt, err := q.Routing()
 	if err != nil {
 		return respondResult{}, err
 	}
-	who, _ := rt.responder(strings.TrimSpace(by)) // validateResponse checked it
+	who, _ := rt.Responder(strings.TrimSpace(by)) // validateResponse checked it
 	resp := responseOf(who, it.Kind, rv)
 	resp.At = e.timestamp()
-	i := rt.find(who)
-	if q.Status != StatusOpen || i >= 0 && resp.same(rt.responses[i]) {
-		if q.Status != StatusOpen {
+	i := rt.Find(who)
+	if q.Status != question.StatusOpen || i >= 0 && resp.Same(rt.Responses[i]) {
+		if q.Status != question.StatusOpen {
 			e.completeDecision(f, q.QID)
 		}
-		return respondResult{q: q, response: rt.responses[i], unchanged: true}, nil
+		return respondResult{q: q, response: rt.Responses[i], unchanged: true}, nil
 	}
-	rt.responses = slices.Clone(rt.responses)
+	rt.Responses = slices.Clone(rt.Responses)
 	if i >= 0 {
-		rt.responses = slices.Delete(rt.responses, i, i+1)
+		rt.Responses = slices.Delete(rt.Responses, i, i+1)
 	}
-	rt.responses = append(rt.responses, resp)
-	if err := f.Questions.Set(q.QID, mdstore.KV{Key: "responses", Value: encodeResponses(rt.responses)}); err != nil {
+	rt.Responses = append(rt.Responses, resp)
+	if err := f.Questions.Set(q.QID, mdstore.KV{Key: "responses", Value: question.EncodeResponses(rt.Responses)}); err != nil {
 		return respondResult{}, err
 	}
-	v := rt.outcome()
-	if !v.final {
-		open := FromBlock(f.Questions.Find(q.QID), e.Now())
+	v := rt.Outcome()
+	if !v.Final {
+		open := question.FromBlock(f.Questions.Find(q.QID), e.Now())
 		f.State.AppendLog(e.LogLine(f.State, "response to "+q.QID+": "+who+" "+it.Kind+"; "+open.Progress))
 		return respondResult{q: open, response: resp}, nil
 	}
-	final, err := e.answer(f, q.QID, resolution{kind: v.status, text: v.text, choice: v.choice, via: it.Via}, strings.Join(v.by, ", "), "")
+	Final, err := e.answer(f, q.QID, resolution{kind: v.Status, text: v.Text, choice: v.Choice, via: it.Via}, strings.Join(v.By, ", "), "")
 	if err != nil {
 		return respondResult{}, err
 	}
-	final.fillRouting()
-	return respondResult{q: final, response: resp}, nil
+	Final.FillRouting()
+	return respondResult{q: Final, response: resp}, nil
 }

@@ -3,95 +3,18 @@ package engine
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/notify"
+	"github.com/devrites/devrites-engine/question"
 )
 
-// Routing: a question raised with a route goes to the people it names, and
-// its strategy says how their responses decide it.
-//
-// A block with a route: field and a strategy: field is routed: each
-// resolution of it is a response from one responder, kept in the block's
-// responses: field (a record list, mdstore.EncodeRecords), and the question
-// becomes final when its strategy says so. A route without a strategy
-// (--route alone, as DevRites' escalating gates name a specialist) is a
-// page: it says whom to ask, anyone may answer, and answered_by records
-// who. Only an explicit strategy makes the responders checked.
-//
-// The route words "owner" (whoever runs the project) and "any" are no
-// one's name: while the route holds one, anyone may respond, and each such
-// word stands for one responder the route does not name.
-
-// Strategies.
-const (
-	StrategySingle     = "single"
-	StrategyFirstWins  = "first-response-wins"
-	StrategyCollectAll = "collect-all"
-	StrategyQuorum     = "quorum" // written quorum:N
-)
-
-// Route words that are no one's name.
-const (
-	RouteOwner = "owner"
-	RouteAny   = "any"
-)
-
-// strategy is a parsed strategy: its name, and N for a quorum (digits
-// as given, without leading zeros, and their value, past 1000 held as
-// 1001: more than any route).
-type strategy struct {
-	name   string
-	n      int
-	digits string
-}
-
-// fits reports whether the strategy can decide among n routed responders:
-// a quorum from 1 to n.
-func (s strategy) fits(n int) bool {
-	return s.name != StrategyQuorum || s.n >= 1 && s.n <= n
-}
-
-func (s strategy) String() string {
-	if s.name == StrategyQuorum {
-		return StrategyQuorum + ":" + s.digits
-	}
-	return s.name
-}
-
-// parseStrategy reads single, first-response-wins, collect-all or
-// quorum:N, in any case and with spaces around the parts.
-func parseStrategy(s string) (strategy, error) {
-	v := strings.ToLower(strings.TrimSpace(s))
-	if v == "" {
-		return strategy{name: StrategySingle}, nil
-	}
-	switch v {
-	case StrategySingle, StrategyFirstWins, StrategyCollectAll:
-		return strategy{name: v}, nil
-	}
-	name, n, found := strings.Cut(v, ":")
-	if strings.TrimSpace(name) != StrategyQuorum {
-		return strategy{}, mdstore.Errorf(ErrBadArgs, "unknown strategy %q", brief(s)).
-			Hint("use single, first-response-wins, collect-all or quorum:N")
-	}
-	n = strings.TrimSpace(n)
-	if !found || !isNumber(n) {
-		return strategy{}, mdstore.Errorf(ErrBadArgs, "strategy %q: a quorum needs a number, as in quorum:2", brief(s))
-	}
-	n = strings.TrimLeft(n, "0")
-	if n == "" {
-		n = "0"
-	}
-	k, err := strconv.Atoi(n)
-	if err != nil || k > 1000 {
-		k = 1001 // however large: more than a route can hold
-	}
-	return strategy{name: StrategyQuorum, n: k, digits: n}, nil
-}
+// Routing as the engine does it: the route and strategy a raise gives,
+// and the hook's view of a routed question. What a routed question's
+// fields say (its strategy, responses and progress) is the question's own
+// (package question); respond.go records a response.
 
 // Names is a list of names that JSON gives as a list or as one string of
 // comma-separated names ("alice, bob").
@@ -112,23 +35,6 @@ func (n *Names) UnmarshalJSON(b []byte) error {
 	return mdstore.Errorf(ErrBadArgs, "field \"route\" must be a name, \"a, b\" or a list of names")
 }
 
-// splitNames reads a comma-separated list (names, tags, qids), without
-// blanks; nil when there is none.
-func splitNames(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// isRouteWord reports whether a route entry is owner or any.
-func isRouteWord(s string) bool {
-	return strings.EqualFold(s, RouteOwner) || strings.EqualFold(s, RouteAny)
-}
-
 // prepareRoute checks the route and the strategy of a raise: names are one
 // line each, without commas (split on them), and none twice; the strategy,
 // when one is given, is known, and a quorum is between 1 and the number of
@@ -140,14 +46,14 @@ func (r *RaiseRequest) prepareRoute() error {
 		if err != nil {
 			return err
 		}
-		for _, name := range splitNames(entry) {
+		for _, name := range question.SplitNames(entry) {
 			if strings.Contains(name, "\n") {
-				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", brief(name)).Hint("a route names people or roles, one line each")
+				return mdstore.Errorf(ErrBadArgs, "--route %q has a line break", question.Brief(name)).Hint("a route names people or roles, one line each")
 			}
 			if err := config.CheckName("--route", name); err != nil {
 				return err
 			}
-			if isRouteWord(name) {
+			if question.IsRouteWord(name) {
 				name = strings.ToLower(name)
 			}
 			if i := slices.IndexFunc(route, func(x string) bool { return strings.EqualFold(x, name) }); i >= 0 {
@@ -165,268 +71,25 @@ func (r *RaiseRequest) prepareRoute() error {
 		r.Strategy = ""
 		return nil
 	}
-	s, err := parseStrategy(st)
+	s, err := question.ParseStrategy(st)
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(route) == 0 && s.name != StrategySingle:
+	case len(route) == 0 && s.Name() != question.StrategySingle:
 		return mdstore.Errorf(ErrBadArgs, "strategy %s without a route", s).
 			Hint("a strategy says how the answers of the people the question is routed to decide it; name them with --route")
-	case !s.fits(len(route)):
-		return mdstore.Errorf(ErrBadArgs, "strategy %s: the route has %s", s, plural(len(route), "responder")).
+	case !s.Fits(len(route)):
+		return mdstore.Errorf(ErrBadArgs, "strategy %s: the route has %s", s, question.Plural(len(route), "responder")).
 			Hint("a quorum is from 1 to the number of routed responders")
 	}
 	r.Strategy = s.String()
 	return nil
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// Response is one routed responder's answer, rejection or drop, as the
-// responses field keeps it.
-type Response struct {
-	By     string       `json:"by"`
-	At     string       `json:"at,omitempty"`
-	Status string       `json:"status"` // answered, rejected or dropped
-	Choice int          `json:"choice,omitempty"`
-	Answer string       `json:"answer"`
-	extra  []mdstore.KV // fields of a later version, kept as they are
-}
-
-// same reports whether r says what o says: the same verdict and text, and
-// the same option when r picks one.
-func (r Response) same(o Response) bool {
-	return r.Status == o.Status && r.Answer == o.Answer && (r.Choice == 0 || r.Choice == o.Choice)
-}
-
-// encodeResponses is the value of the responses field.
-func encodeResponses(rs []Response) string {
-	recs := make([][]mdstore.KV, len(rs))
-	for i, r := range rs {
-		kvs := []mdstore.KV{{Key: "by", Value: r.By}, {Key: "at", Value: r.At}, {Key: "status", Value: r.Status}}
-		if r.Choice != 0 {
-			kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.Choice)})
-		}
-		kvs = append(kvs, mdstore.KV{Key: "answer", Value: r.Answer})
-		recs[i] = append(kvs, r.extra...)
-	}
-	return mdstore.EncodeRecords(recs)
-}
-
-// parseResponses reads the responses field.
-func parseResponses(v string) ([]Response, error) {
-	recs, err := mdstore.ParseRecords(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Response, 0, len(recs))
-	for i, rec := range recs {
-		var r Response
-		for _, kv := range rec {
-			switch mdstore.NormKey(kv.Key) {
-			case "by":
-				r.By = strings.TrimSpace(kv.Value)
-			case "at":
-				r.At = kv.Value
-			case "status":
-				r.Status = strings.TrimSpace(kv.Value)
-			case "choice":
-				n, err := strconv.Atoi(strings.TrimSpace(kv.Value))
-				if err != nil || n < 1 {
-					return nil, mdstore.Errorf(ErrMalformed, "response %d: choice %q is not an option number", i+1, kv.Value)
-				}
-				r.Choice = n
-			case "answer":
-				r.Answer = kv.Value
-			default:
-				r.extra = append(r.extra, kv)
-			}
-		}
-		switch {
-		case r.By == "":
-			return nil, mdstore.Errorf(ErrMalformed, "response %d has no \"by\"", i+1)
-		case r.Status != StatusAnswered && r.Status != StatusRejected && r.Status != StatusDropped:
-			return nil, mdstore.Errorf(ErrMalformed, "response %d (by %s): status %q is not answered, rejected or dropped", i+1, r.By, r.Status)
-		case slices.ContainsFunc(out, func(o Response) bool { return strings.EqualFold(o.By, r.By) }):
-			return nil, mdstore.Errorf(ErrMalformed, "response %d: %s has responded twice", i+1, r.By)
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// routing is what decides a routed question: who may respond, how, and
-// what they said.
-type routing struct {
-	route     []string
-	strat     strategy
-	responses []Response
-	options   []string
-}
-
-// routed reports whether the question takes responses: it has a route and
-// a strategy (see the top of this file).
-func (q Question) routed() bool { return len(q.Route) > 0 && q.Strategy != "" }
-
-// checksResponders reports whether only the people q is routed to may
-// answer it: it is routed (it has a strategy) and its route names no
-// owner or any.
-func (q Question) checksResponders() bool {
-	return q.routed() && !slices.ContainsFunc(q.Route, isRouteWord)
-}
-
-// MayAnswer reports whether by may answer q: anyone, unless q checks its
-// responders; then one of them (in any case).
-func (q Question) MayAnswer(by string) bool {
-	if !q.checksResponders() {
-		return true
-	}
-	rt, err := q.routing()
-	if err != nil {
-		return true // the engine reports the fields that do not read
-	}
-	_, ok := rt.responder(strings.TrimSpace(by))
-	return ok
-}
-
-// Awaits names whom a routed question waits for: the responders yet to
-// respond while it is open, else its whole route.
-func (q Question) Awaits() []string {
-	if len(q.WaitingFor) > 0 {
-		return q.WaitingFor
-	}
-	return q.Route
-}
-
-// routing returns what decides the question, or why its fields cannot
-// (an unknown strategy, a quorum larger than the route, responses that do
-// not read).
-func (q Question) routing() (routing, error) {
-	s, err := parseStrategy(q.Strategy)
-	if err != nil {
-		return routing{}, mdstore.Errorf(ErrMalformed, "%v", err)
-	}
-	if !s.fits(len(q.Route)) {
-		return routing{}, mdstore.Errorf(ErrMalformed, "strategy %s, but the route has %s", s, plural(len(q.Route), "responder"))
-	}
-	if q.responsesErr != nil {
-		return routing{}, q.responsesErr
-	}
-	return routing{route: q.Route, strat: s, responses: q.Responses, options: q.Options}, nil
-}
-
-// named returns the route's spelling of name when the route names it.
-func (rt routing) named(name string) (string, bool) {
-	for _, r := range rt.route {
-		if !isRouteWord(r) && strings.EqualFold(r, name) {
-			return r, true
-		}
-	}
-	return "", false
-}
-
-// responder returns who a response from by is recorded as, and whether by
-// may respond: a name of the route (as the route spells it), or anyone
-// while the route holds owner or any.
-func (rt routing) responder(by string) (string, bool) {
-	if r, ok := rt.named(by); ok {
-		return r, true
-	}
-	return by, slices.ContainsFunc(rt.route, isRouteWord)
-}
-
-// find returns the index of who's response, or -1.
-func (rt routing) find(who string) int {
-	return slices.IndexFunc(rt.responses, func(r Response) bool { return strings.EqualFold(r.By, who) })
-}
-
-// slots counts the routed responders who have responded, and lists those
-// still awaited in route order. A response from someone the route does
-// not name fills an owner or any entry.
-func (rt routing) slots() (responded int, waiting []string) {
-	unnamed := 0
-	for _, r := range rt.responses {
-		if _, ok := rt.named(r.By); !ok {
-			unnamed++
-		}
-	}
-	for _, entry := range rt.route {
-		switch {
-		case isRouteWord(entry) && unnamed > 0:
-			unnamed--
-			responded++
-		case !isRouteWord(entry) && rt.find(entry) >= 0:
-			responded++
-		default:
-			waiting = append(waiting, entry)
-		}
-	}
-	return responded, waiting
-}
-
-// fillRouting sets the routed question's Progress and WaitingFor from its
-// responses; a question whose routing fields do not read (doctor reports
-// them) gets neither.
-func (q *Question) fillRouting() {
-	q.Progress, q.WaitingFor = "", nil
-	if !q.routed() {
-		return
-	}
-	rt, err := q.routing()
-	if err != nil {
-		return
-	}
-	open := q.Status == StatusOpen
-	q.Progress = rt.progress(open)
-	if _, waiting := rt.slots(); open {
-		q.WaitingFor = waiting
-	}
-}
-
-// routeText is the route as questions show prints it: the names, and the
-// strategy when it is not single.
-func routeText(q Question) string {
-	s := strings.Join(q.Route, ", ")
-	if q.Strategy != "" && !strings.EqualFold(q.Strategy, StrategySingle) {
-		s += " (" + q.Strategy + ")"
-	}
-	return s
-}
-
-// responsesText is the lines of questions show about a routed question's
-// responses: where they stand, then each one.
-//
-//	responses: 1 of 3 responded; waiting for bob, carol
-//	  2026-11-29T14:05:00Z alice answered (option 1): Banker's rounding
-func (q Question) responsesText() string {
-	if q.Progress == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("responses: " + q.Progress + "\n")
-	for _, r := range q.Responses {
-		line := strings.TrimSpace(r.At+" "+r.By) + " " + r.Status
-		if r.Choice != 0 {
-			line += " (option " + strconv.Itoa(r.Choice) + ")"
-		}
-		text := quoteLines(r.Answer)
-		if !strings.HasPrefix(text, "\n") {
-			text = " " + text
-		}
-		b.WriteString("  " + line + ":" + text + "\n")
-	}
-	return b.String()
-}
-
 // routeEvent tells the hook a question's route, strategy and responses;
 // the responder is the one whose response came last.
-func routeEvent(ev *notify.Event, q Question) {
+func routeEvent(ev *notify.Event, q question.Question) {
 	ev.Route, ev.Strategy, ev.Progress = q.Route, q.Strategy, q.Progress
 	for _, r := range q.Responses {
 		ev.Responses = append(ev.Responses, notify.Response{By: r.By, At: r.At, Status: r.Status, Choice: r.Choice, Answer: r.Answer})

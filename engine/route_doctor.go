@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Checker is a doctor.Checker of the engine's workspace and of the schema
@@ -28,26 +29,26 @@ func checkRouting(c *doctor.Checker, b *mdstore.Block, seen doctor.Fields) {
 	if !found[0] {
 		return
 	}
-	strat, route := v[0], splitNames(v[1])
+	strat, route := v[0], question.SplitNames(v[1])
 	if len(route) == 0 {
 		c.Add(doctor.Finding{Severity: doctor.SevWarning, Kind: "parse", File: file, Line: seen.Line("strategy"),
 			Problem: fmt.Sprintf("%s: strategy %q without a route: anyone may answer it", b.QID, strat),
 			Mend:    "add \"route: <names>\", or delete the strategy"})
 		return
 	}
-	s, err := parseStrategy(strat)
+	s, err := question.ParseStrategy(strat)
 	switch {
 	case err != nil:
 		c.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("strategy"),
 			Problem: fmt.Sprintf("%s: field \"strategy\" has unknown value %q", b.QID, strat),
 			Mend:    "set it to single, first-response-wins, collect-all or quorum:N"})
-	case !s.fits(len(route)):
+	case !s.Fits(len(route)):
 		c.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("strategy"),
-			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, plural(len(route), "responder")),
+			Problem: fmt.Sprintf("%s: strategy %s, but the route has %s", b.QID, s, question.Plural(len(route), "responder")),
 			Mend:    fmt.Sprintf("set the quorum from 1 to %d, or route the question to more people", len(route))})
 	}
 	if found[2] {
-		if _, err := parseResponses(v[2]); err != nil {
+		if _, err := question.ParseResponses(v[2]); err != nil {
 			c.Add(doctor.Finding{Severity: doctor.SevError, Kind: "parse", File: file, Line: seen.Line("responses"),
 				Problem: fmt.Sprintf("%s: field \"responses\": %v", b.QID, err),
 				Mend:    "write each response as \"- by: <name>\" with at, status (answered, rejected or dropped), choice and answer indented under it"})

@@ -6,6 +6,7 @@ import (
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // scan is what one pass over questions.md's blocks finds, for the write
@@ -28,7 +29,7 @@ func scanBlocks(qs *mdstore.Questions) *scan {
 		if qid.Check(b.QID) != nil || !doctor.FieldsRead(b, v, ok) {
 			sc.unclean = append(sc.unclean, b)
 		}
-		if v[0] == StatusOpen {
+		if v[0] == question.StatusOpen {
 			sc.open = append(sc.open, b.QID)
 		}
 		if ok[3] && !b.Row() {

@@ -13,6 +13,7 @@ import (
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/sign"
 	"github.com/devrites/devrites-engine/trust"
 )
@@ -69,8 +70,8 @@ func memoSigner(s Signer) Signer {
 }
 
 // StatementOf is the statement a signature of q's resolution covers.
-func StatementOf(slug string, q Question) sign.Statement {
-	st := sign.Statement{Slug: slug, Fingerprint: Fingerprint(slug, q), Verdict: q.Status, AnsweredBy: q.AnsweredBy, AnsweredAt: q.AnsweredAt}
+func StatementOf(slug string, q question.Question) sign.Statement {
+	st := sign.Statement{Slug: slug, Fingerprint: question.Fingerprint(slug, q), Verdict: q.Status, AnsweredBy: q.AnsweredBy, AnsweredAt: q.AnsweredAt}
 	if q.Choice != nil {
 		st.Choice = *q.Choice
 	}
@@ -138,7 +139,7 @@ func (e *Engine) projectSigners() (data []byte, path string, untrusted *config.U
 }
 
 // RequiresSignature is the require-signature rule that selects q, or nil.
-func (e *Engine) RequiresSignature(q Question) *config.Rule {
+func (e *Engine) RequiresSignature(q question.Question) *config.Rule {
 	return e.Rules.MatchQuestion(config.RequireSignature, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags)
 }
 
@@ -173,7 +174,7 @@ func decisionValue(decisions []byte, id, status, key string) string {
 
 // unsignedText is what holds the agent on a question a rule requires a
 // signature of.
-func unsignedText(q Question) string {
+func unsignedText(q question.Question) string {
 	return fmt.Sprintf("%s %s, not yet signed: sign it with devrites-engine sign %s", q.QID, q.Status, q.QID)
 }
 
@@ -189,8 +190,8 @@ type holds struct {
 
 // held marks q.Unsigned when q is final, a require-signature rule selects
 // it and no signature of it counts; it reports whether q holds the agent.
-func (h *holds) held(q *Question) bool {
-	if q.Status == StatusOpen || h.e.RequiresSignature(*q) == nil {
+func (h *holds) held(q *question.Question) bool {
+	if q.Status == question.StatusOpen || h.e.RequiresSignature(*q) == nil {
 		return false
 	}
 	if !h.read {
@@ -219,15 +220,15 @@ func (h *holds) held(q *Question) bool {
 
 // unsigned lists the final questions of the workspace that a
 // require-signature rule selects and that no counted signature covers.
-func (e *Engine) unsigned(f *Files) []Question {
+func (e *Engine) unsigned(f *Files) []question.Question {
 	if !e.Rules.Requires() {
 		return nil
 	}
 	h := &holds{e: e}
-	var out []Question
+	var out []question.Question
 	for q := range e.questions(f.Questions, "all") {
 		if h.held(&q) {
-			out = append(out, q.detached())
+			out = append(out, q.Detached())
 		}
 	}
 	return out
@@ -238,7 +239,7 @@ func (e *Engine) unsigned(f *Files) []Question {
 // armored signature for decisions.md and kvs with signed_by. A signature
 // that fails, or that no allowed signer's line lets count, is an error and
 // nothing is written. AFK and rules never sign (auto is set).
-func (e *Engine) signAnswer(q Question, kvs []mdstore.KV, auto string) (string, []mdstore.KV, error) {
+func (e *Engine) signAnswer(q question.Question, kvs []mdstore.KV, auto string) (string, []mdstore.KV, error) {
 	if e.signer == nil || auto != "" {
 		return "", kvs, nil
 	}
@@ -304,8 +305,8 @@ func (e *Engine) holdUnsigned(f *Files, r *CheckResult) {
 
 // heldOne is held for one question (Wait): a final question that still
 // holds the agent is waited on until it is signed.
-func (e *Engine) heldOne(q *Question) bool { return (&holds{e: e}).held(q) }
+func (e *Engine) heldOne(q *question.Question) bool { return (&holds{e: e}).held(q) }
 
 // UnsignedText is what a command says of a question that holds the agent
 // for its signature.
-func UnsignedText(q Question) string { return unsignedText(q) }
+func UnsignedText(q question.Question) string { return unsignedText(q) }

@@ -5,24 +5,25 @@ import (
 	"fmt"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/sign"
 )
 
 // SignResult is what `sign <qid>` did.
 type SignResult struct {
-	Question  Question       `json:"question"`
-	Statement sign.Statement `json:"statement"`
-	SignedBy  string         `json:"signed_by"`
+	Question  question.Question `json:"question"`
+	Statement sign.Statement    `json:"statement"`
+	SignedBy  string            `json:"signed_by"`
 }
 
 // ToSign is the final question id names and the statement its signature
 // covers, as the files read now: what `sign` shows before it signs.
-func (e *Engine) ToSign(id string) (Question, sign.Statement, error) {
+func (e *Engine) ToSign(id string) (question.Question, sign.Statement, error) {
 	q, err := e.Get(id)
 	if err != nil {
-		return Question{}, sign.Statement{}, err
+		return question.Question{}, sign.Statement{}, err
 	}
-	if q.Status == StatusOpen {
+	if q.Status == question.StatusOpen {
 		return q, sign.Statement{}, mdstore.Errorf(ErrNotOpen, "%s is open: there is no resolution to sign", q.QID).
 			Hint("answer it first: " + e.ResolveCommand(q))
 	}
@@ -47,8 +48,8 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 		if err != nil {
 			return nil, err
 		}
-		q := FromBlock(b, e.Now())
-		if q.Status == StatusOpen {
+		q := question.FromBlock(b, e.Now())
+		if q.Status == question.StatusOpen {
 			return nil, mdstore.Errorf(ErrNotOpen, "%s is open: there is no resolution to sign", q.QID)
 		}
 		st := StatementOf(e.WS.Slug, q)
@@ -70,13 +71,13 @@ func (e *Engine) SignDecision(ctx context.Context, id string, want *sign.Stateme
 			return nil, err
 		}
 		q.SignedBy = signed.String()
-		return &SignResult{Question: q.detached(), Statement: st, SignedBy: signed.String()}, nil
+		return &SignResult{Question: q.Detached(), Statement: st, SignedBy: signed.String()}, nil
 	})
 }
 
 // StoredSignature is the armored signature decisions.md holds for the
 // final question q's resolution, "" when there is none.
-func (e *Engine) StoredSignature(q Question) (string, error) {
+func (e *Engine) StoredSignature(q question.Question) (string, error) {
 	b, _, err := e.ReadUnlocked(mdstore.DecisionsFile)
 	if err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/trust"
 )
 
@@ -16,7 +17,7 @@ import (
 // the qid: a renumbered question makes the same statement.
 func TestStatementOfRenumbered(t *testing.T) {
 	answer, choice := "Half up", 2
-	q := Question{QID: "q-2026-11-29-001", Status: StatusAnswered, RaisedAt: "2026-11-29T14:02:11Z", Gate: "blocking",
+	q := question.Question{QID: "q-2026-11-29-001", Status: question.StatusAnswered, RaisedAt: "2026-11-29T14:02:11Z", Gate: "blocking",
 		Question: "Rounding?", Options: []string{"Bankers", "Half up"}, Answer: &answer, Choice: &choice,
 		AnsweredBy: "alice", AnsweredAt: "2026-11-29T14:05:00Z"}
 	a, err := StatementOf("pay", q).Bytes()
@@ -25,7 +26,7 @@ func TestStatementOfRenumbered(t *testing.T) {
 	}
 	q.QID = "q-2026-11-29-002"
 	b, _ := StatementOf("pay", q).Bytes()
-	if !bytes.Equal(a, b) || !bytes.Contains(a, []byte("fingerprint: "+Fingerprint("pay", q)+"\n")) || bytes.Contains(a, []byte("q-2026")) {
+	if !bytes.Equal(a, b) || !bytes.Contains(a, []byte("fingerprint: "+question.Fingerprint("pay", q)+"\n")) || bytes.Contains(a, []byte("q-2026")) {
 		t.Fatalf("got\n%s\nand\n%s\nwant the same statement, with the fingerprint and no qid", a, b)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Stop and resume (docs/commands.md, "state stop", "state resume"): a stop
@@ -18,7 +19,7 @@ func StopReason(s *mdstore.State) (string, bool) {
 	if st, _ := s.Get("status"); st != CursorBlocked {
 		return "", false
 	}
-	return OneLine(valueOf(s, "stop_reason")), true
+	return question.OneLine(valueOf(s, "stop_reason")), true
 }
 
 // StopRequest is a cold-resumable stop.
@@ -116,11 +117,11 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		s := f.State
 		reason, _ := s.Get("stop_reason")
 		status, _ := s.Get("status")
-		r := &ResumeResult{Status: status, Lifted: OneLine(reason), NextAction: valueOf(s, "next_action")}
+		r := &ResumeResult{Status: status, Lifted: question.OneLine(reason), NextAction: valueOf(s, "next_action")}
 		if status == CursorAwaiting && reason == "" {
-			q := Question{QID: s.AwaitingQID()}
+			q := question.Question{QID: s.AwaitingQID()}
 			if b := f.Questions.Find(q.QID); b != nil {
-				q = FromBlock(b, e.Now())
+				q = question.FromBlock(b, e.Now())
 			}
 			return nil, mdstore.Errorf(ErrPaused, "awaiting a human on %s, not stopped", q.QID).Fix(ResolveAwaited, e.ResolveCommand(q))
 		}

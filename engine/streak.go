@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/devrites/devrites-engine/machine"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // auto_approve_after counts only a person's own resolutions on this
@@ -41,10 +42,10 @@ func (e *Engine) remember(fired []firing) {
 	var b bytes.Buffer
 	for _, f := range fired {
 		q := f.q
-		if q.Status != StatusAnswered || q.Choice == nil || !PersonChannel(q.AnsweredVia) || q.Auto != "" {
+		if q.Status != question.StatusAnswered || q.Choice == nil || !PersonChannel(q.AnsweredVia) || q.Auto != "" {
 			continue
 		}
-		b.WriteString(Fingerprint(e.WS.Slug, q) + " " + strconv.Itoa(*q.Choice) + "\n")
+		b.WriteString(question.Fingerprint(e.WS.Slug, q) + " " + strconv.Itoa(*q.Choice) + "\n")
 	}
 	if b.Len() == 0 {
 		return
@@ -63,7 +64,7 @@ func (e *Engine) remember(fired []firing) {
 
 // answeredHere marks each question of history that this machine recorded
 // as a person's resolution.
-func (e *Engine) answeredHere(history []Question) []Question {
+func (e *Engine) answeredHere(history []question.Question) []question.Question {
 	path, err := answeredLedger()
 	if err != nil {
 		return history
@@ -79,7 +80,7 @@ func (e *Engine) answeredHere(history []Question) []Question {
 	}
 	for i, q := range history {
 		if q.Choice != nil && PersonChannel(q.AnsweredVia) {
-			history[i].here = seen[Fingerprint(e.WS.Slug, q)+" "+strconv.Itoa(*q.Choice)]
+			history[i].AnsweredHere = seen[question.Fingerprint(e.WS.Slug, q)+" "+strconv.Itoa(*q.Choice)]
 		}
 	}
 	return history

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
@@ -79,7 +80,7 @@ func checkResolveText(t testing.TB, text string) {
 	otherFields := fieldsOf(before.Find(other))
 	files := snapshot(t, e)
 
-	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: text}}, "")
+	_, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: text}}, "")
 	want := strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	// Blank: only white space and invisible format characters.
 	blankText := strings.IndexFunc(want, func(r rune) bool { return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) }) < 0
@@ -112,8 +113,8 @@ func checkResolveText(t testing.TB, text string) {
 		t.Fatalf("questions: got %d, want %d", got, want)
 	}
 	b := after.Find(id)
-	if got := b.Value("status"); got != engine.StatusAnswered {
-		t.Fatalf("status: got %q, want %q", got, engine.StatusAnswered)
+	if got := b.Value("status"); got != question.StatusAnswered {
+		t.Fatalf("status: got %q, want %q", got, question.StatusAnswered)
 	}
 	if number {
 		if c := b.Value("choice"); c != strconv.Itoa(n) {

@@ -9,6 +9,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // How Wait notices a change. Every write of questions.md replaces the file
@@ -34,15 +35,15 @@ var newWatcher = fsnotify.NewWatcher
 // progress, when not nil, is called with the open question whenever it
 // changes (a response to a routed question) and at least every heartbeat.
 // Wait only reads: it takes no lock and writes nothing.
-func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (Question, error) {
+func (e *Engine) Wait(ctx context.Context, id string, progress func(question.Question)) (question.Question, error) {
 	q, err := e.waitedFor(id)
-	if err != nil || q.Status != StatusOpen && !e.heldOne(&q) {
+	if err != nil || q.Status != question.StatusOpen && !e.heldOne(&q) {
 		return q, err
 	}
 	// The question kept between reads is a copy: one that shares the
 	// memory of the file it was read from would hold that file while the
 	// next read makes another (two of a large questions.md every second).
-	last, told := q.detached(), time.Now()
+	last, told := q.Detached(), time.Now()
 	id = last.QID // as questions.md spells it
 	poll := pollWatched
 	var events <-chan fsnotify.Event
@@ -85,11 +86,11 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 		if err != nil {
 			return last, err
 		}
-		if q.Status != StatusOpen && !e.heldOne(&q) {
+		if q.Status != question.StatusOpen && !e.heldOne(&q) {
 			return q, nil
 		}
 		changed := !sameOpen(q, last)
-		last = q.detached()
+		last = q.Detached()
 		if progress != nil && (changed || time.Since(told) >= heartbeat) {
 			progress(q)
 			told = time.Now()
@@ -99,20 +100,20 @@ func (e *Engine) Wait(ctx context.Context, id string, progress func(Question)) (
 
 // waitedFor is the question Wait waits for as it reads now: id, or with id
 // "", the one state.md awaits (from the same read).
-func (e *Engine) waitedFor(id string) (Question, error) {
+func (e *Engine) waitedFor(id string) (question.Question, error) {
 	if id != "" {
 		return e.Get(id)
 	}
 	f, err := e.read()
 	if err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
 	if id = f.State.AwaitingQID(); id == "" {
-		return Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
+		return question.Question{}, mdstore.Errorf(ErrBadArgs, "state.md awaits no question").
 			Hint("name the question to wait for: devrites-engine wait <qid>").Fix(ListQuestions, "")
 	}
 	if err := checkQID(id); err != nil {
-		return Question{}, err
+		return question.Question{}, err
 	}
 	return e.get(f, id, "")
 }
@@ -120,6 +121,6 @@ func (e *Engine) waitedFor(id string) (Question, error) {
 // sameOpen reports whether an open question reads as it did: the only
 // change an open question sees is a response (a routed question), or a
 // reminder.
-func sameOpen(a, b Question) bool {
+func sameOpen(a, b question.Question) bool {
 	return a.Progress == b.Progress && len(a.Responses) == len(b.Responses) && a.RemindedAt == b.RemindedAt
 }

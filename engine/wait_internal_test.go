@@ -9,6 +9,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // TestWaitWithoutWatch: where no directory watch can be set, the wait still
@@ -30,7 +31,7 @@ func TestWaitWithoutWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan Question, 1)
+	done := make(chan question.Question, 1)
 	go func() {
 		q, err := e.Wait(ctx, res.QID, nil)
 		if err != nil {
@@ -39,12 +40,12 @@ func TestWaitWithoutWatch(t *testing.T) {
 		done <- q
 	}()
 	time.Sleep(50 * time.Millisecond)
-	if _, err := e.Resolve(ctx, []Resolution{{QID: res.QID, Kind: StatusAnswered, Text: "2"}}, "alice"); err != nil {
+	if _, err := e.Resolve(ctx, []Resolution{{QID: res.QID, Kind: question.StatusAnswered, Text: "2"}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case q := <-done:
-		if q.Status != StatusAnswered || q.AnsweredBy != "alice" {
+		if q.Status != question.StatusAnswered || q.AnsweredBy != "alice" {
 			t.Errorf("got %s by %s, want answered by alice", q.Status, q.AnsweredBy)
 		}
 	case <-time.After(10 * time.Second):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // newEngine opens a new workspace, pay, at the tests' clock.
@@ -37,11 +38,11 @@ func pausedQuestion(t testing.TB, e *engine.Engine, r engine.RaiseRequest) strin
 }
 
 type waited struct {
-	q   engine.Question
+	q   question.Question
 	err error
 }
 
-func startWait(e *engine.Engine, ctx context.Context, id string, progress func(engine.Question)) chan waited {
+func startWait(e *engine.Engine, ctx context.Context, id string, progress func(question.Question)) chan waited {
 	done := make(chan waited, 1)
 	go func() {
 		q, err := e.Wait(ctx, id, progress)
@@ -57,14 +58,14 @@ func TestWaitRoutedProgress(t *testing.T) {
 	e := newEngine(t)
 	id := pausedQuestion(t, e, engine.RaiseRequest{Gate: "blocking", Question: "Ship it?", Options: []string{"Yes", "No"},
 		Route: engine.Names{"alice", "bob"}, Strategy: "collect-all"})
-	progress := make(chan engine.Question, 16)
-	done := startWait(e, context.Background(), "", func(q engine.Question) { progress <- q })
-	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1"}}, "alice"); err != nil {
+	progress := make(chan question.Question, 16)
+	done := startWait(e, context.Background(), "", func(q question.Question) { progress <- q })
+	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1"}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case q := <-progress:
-		if q.Status != engine.StatusOpen || len(q.Responses) != 1 {
+		if q.Status != question.StatusOpen || len(q.Responses) != 1 {
 			t.Errorf("progress: status %s with %d responses, want open with 1", q.Status, len(q.Responses))
 		}
 	case w := <-done:
@@ -72,12 +73,12 @@ func TestWaitRoutedProgress(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no progress after a response")
 	}
-	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1"}}, "bob"); err != nil {
+	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1"}}, "bob"); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case w := <-done:
-		if w.err != nil || w.q.Status != engine.StatusAnswered || w.q.Choice == nil || *w.q.Choice != 1 {
+		if w.err != nil || w.q.Status != question.StatusAnswered || w.q.Choice == nil || *w.q.Choice != 1 {
 			t.Errorf("wait: %v, status %s; want answered with option 1", w.err, w.q.Status)
 		}
 	case <-time.After(10 * time.Second):
@@ -95,7 +96,7 @@ func TestWaitCancelled(t *testing.T) {
 	cancel()
 	select {
 	case w := <-done:
-		if !errors.Is(w.err, context.Canceled) || w.q.QID != id || w.q.Status != engine.StatusOpen {
+		if !errors.Is(w.err, context.Canceled) || w.q.QID != id || w.q.Status != question.StatusOpen {
 			t.Errorf("got %s %s, %v; want %s open, context.Canceled", w.q.QID, w.q.Status, w.err, id)
 		}
 	case <-time.After(10 * time.Second):
@@ -124,7 +125,7 @@ func BenchmarkWaitWake(b *testing.B) {
 		}()
 		<-watching
 		time.Sleep(20 * time.Millisecond) // past the first read, into the watch
-		if _, err := e.Resolve(ctx, []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1"}}, "alice"); err != nil {
+		if _, err := e.Resolve(ctx, []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1"}}, "alice"); err != nil {
 			b.Fatal(err)
 		}
 		written := time.Now()

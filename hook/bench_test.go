@@ -33,7 +33,7 @@ func BenchmarkHandle(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := eng.Raise(ctx, engine.RaiseRequest{Gate: "blocking", Question: question, Options: []string{"A", "B"}}, ""); err != nil {
+	if _, err := eng.Raise(ctx, engine.RaiseRequest{Gate: "blocking", Question: questionText, Options: []string{"A", "B"}}, ""); err != nil {
 		b.Fatal(err)
 	}
 	env := testEnv(dir)

@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/qid"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Forms is the line that shows a person the chat answer forms, as the
@@ -31,7 +31,7 @@ var (
 	formWords  = regexp.MustCompile(`(?is)^(answer|reject|drop)(?:[ \t]+([^\s:]+))?[ \t]*:(.*)$`)
 )
 
-var kindOf = map[string]string{"answer": engine.StatusAnswered, "reject": engine.StatusRejected, "drop": engine.StatusDropped}
+var kindOf = map[string]string{"answer": question.StatusAnswered, "reject": question.StatusRejected, "drop": question.StatusDropped}
 
 // parseChat reads a prompt; ok is false for every prompt not in a form.
 func parseChat(prompt string) (chatAnswer, bool) {
@@ -40,7 +40,7 @@ func parseChat(prompt string) (chatAnswer, bool) {
 		if m[1] != "" && !qid.Shaped(m[1]) {
 			return chatAnswer{}, false
 		}
-		return chatAnswer{QID: m[1], Kind: engine.StatusAnswered, Text: m[2]}, true
+		return chatAnswer{QID: m[1], Kind: question.StatusAnswered, Text: m[2]}, true
 	}
 	m := formWords.FindStringSubmatch(p)
 	if m == nil {

@@ -11,11 +11,12 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 var clock = time.Date(2026, 11, 29, 14, 2, 11, 0, time.UTC)
 
-const question = "Which currency rounding rule?"
+const questionText = "Which currency rounding rule?"
 
 // project makes a project in state: none (no workspace), running, paused
 // (a blocking question awaited), stopped (blocked), broken (state.md with
@@ -37,7 +38,7 @@ func project(t *testing.T, state string) string {
 	ctx := context.Background()
 	switch state {
 	case "paused", "broken", "noactive":
-		_, err = eng.Raise(ctx, engine.RaiseRequest{Slice: "3 — payments", Gate: "blocking", Question: question,
+		_, err = eng.Raise(ctx, engine.RaiseRequest{Slice: "3 — payments", Gate: "blocking", Question: questionText,
 			Options: []string{"Banker's rounding — unbiased", "Round half up — simpler"}}, "")
 	case "stopped":
 		_, err = eng.Stop(ctx, engine.StopRequest{Status: engine.CursorBlocked, Reason: "waiting for legal", Resume: "/rite-build"})
@@ -142,7 +143,7 @@ func TestEvents(t *testing.T) {
 		harness, fixture, state, want, words string
 	}{
 		// A paused workspace: reads and the engine's read/wait calls only.
-		{"claude-code", "pre-write-src.json", "paused", "deny", "q-2026-11-29-001 awaits the person: \"" + question + "\""},
+		{"claude-code", "pre-write-src.json", "paused", "deny", "q-2026-11-29-001 awaits the person: \"" + questionText + "\""},
 		{"claude-code", "pre-write-src.json", "paused", "deny", "devrites-engine wait"},
 		{"claude-code", "pre-bash-test.json", "paused", "deny", "awaits the person"},
 		{"claude-code", "pre-read.json", "paused", "allow", ""},
@@ -288,7 +289,7 @@ func TestAskedThenAgentDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := open(t, ws)
-	_, err = eng.Resolve(context.Background(), []engine.Resolution{{QID: "q-2026-11-29-001", Kind: engine.StatusAnswered, Text: "Banker's rounding"}}, "agent")
+	_, err = eng.Resolve(context.Background(), []engine.Resolution{{QID: "q-2026-11-29-001", Kind: question.StatusAnswered, Text: "Banker's rounding"}}, "agent")
 	if engine.KindOf(err) != "conflict" && engine.KindOf(err) != "not-open" {
 		t.Errorf("got %v (%s), want a refusal", err, engine.KindOf(err))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Via is answered_via for what the hook records: the person's own words in
@@ -75,7 +76,7 @@ func (env Env) asked(ctx context.Context, ev *Event, w *workspaces) Reply {
 				if oneLine(t) != oneLine(q.Question) || strings.TrimSpace(picks[t]) == "" {
 					continue
 				}
-				res, err := env.record(ctx, e, engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: picks[t], Via: Via})
+				res, err := env.record(ctx, e, engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: picks[t], Via: Via})
 				if err != nil {
 					said = append(said, "DevRites: the person's pick for "+q.QID+" was not recorded: "+oneLine(err.Error()))
 					continue

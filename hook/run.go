@@ -10,6 +10,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Env is what a hook call needs from its caller: where to look and how to
@@ -100,7 +101,7 @@ func preToolUse(c Call, g *guardPaths, w *workspaces) string {
 type pause struct {
 	eng      *engine.Engine
 	reason   string // state check's reason
-	question *engine.Question
+	question *question.Question
 }
 
 // workspaces is what the hook found of the project's workspaces.
@@ -190,7 +191,7 @@ func noActive(devrites string, loc mdstore.Locator) bool {
 }
 
 // awaitedQuestion is the open question state.md awaits, nil when none.
-func awaitedQuestion(eng *engine.Engine) (*engine.Question, error) {
+func awaitedQuestion(eng *engine.Engine) (*question.Question, error) {
 	v, err := eng.Show()
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // askTimeout bounds how long a form may stay on the person's screen: past
@@ -110,7 +111,7 @@ func (t *tools) settle(ctx context.Context, ss *sdk.ServerSession, eng *engine.E
 		if now, err := eng.GetByFingerprint(out.QID, fp); err == nil {
 			out.QID, out.Question = now.QID, now
 		}
-		if out.Outcome = engine.Paused; out.Question.Status != engine.StatusOpen {
+		if out.Outcome = engine.Paused; out.Question.Status != question.StatusOpen {
 			out.Outcome = out.Question.Status
 		}
 	}()
@@ -135,7 +136,7 @@ func (t *tools) settle(ctx context.Context, ss *sdk.ServerSession, eng *engine.E
 		if who == "" {
 			who = "the client"
 		}
-		r = engine.Resolution{Kind: engine.StatusRejected, Text: "declined in " + who + ": the person did not approve"}
+		r = engine.Resolution{Kind: question.StatusRejected, Text: "declined in " + who + ": the person did not approve"}
 	default: // cancel, or what a later version adds
 		out.Asked = "cancelled: the person closed the form without answering; the question stays open"
 		return
@@ -171,7 +172,7 @@ func (t *tools) verify(state string) (id, fp string, ok bool) {
 
 // decision reads an accepted form: the resolution it asks for, or why it
 // asks for none.
-func decision(q engine.Question, content map[string]any) (engine.Resolution, string) {
+func decision(q question.Question, content map[string]any) (engine.Resolution, string) {
 	pick, _ := content[fieldDecision].(string)
 	text, _ := content[fieldText].(string)
 	words := strings.TrimSpace(text) != ""
@@ -182,9 +183,9 @@ func decision(q engine.Question, content map[string]any) (engine.Resolution, str
 		if !words {
 			return engine.Resolution{}, pick + " needs a reason"
 		}
-		kind := engine.StatusRejected
+		kind := question.StatusRejected
 		if pick == decideDrop {
-			kind = engine.StatusDropped
+			kind = question.StatusDropped
 		}
 		return engine.Resolution{Kind: kind, Text: text}, ""
 	}
@@ -192,18 +193,18 @@ func decision(q engine.Question, content map[string]any) (engine.Resolution, str
 	if err != nil || n < 1 || n > len(q.Options) {
 		return engine.Resolution{}, "the decision " + strconv.Quote(pick) + " is no option"
 	}
-	if engine.IsEscapeHatch(q.Options[n-1]) {
+	if question.IsEscapeHatch(q.Options[n-1]) {
 		if !words {
 			return engine.Resolution{}, "\"" + q.Options[n-1] + "\" needs the answer in words"
 		}
-		return engine.Resolution{Kind: engine.StatusAnswered, Text: text}, ""
+		return engine.Resolution{Kind: question.StatusAnswered, Text: text}, ""
 	}
-	return engine.Resolution{Kind: engine.StatusAnswered, Text: pick}, ""
+	return engine.Resolution{Kind: question.StatusAnswered, Text: pick}, ""
 }
 
 // formMessage is the question as questions show prints it, without the
 // command line's resolve line: the form is how to answer.
-func formMessage(eng *engine.Engine, q engine.Question) string {
+func formMessage(eng *engine.Engine, q question.Question) string {
 	text := q.Text(eng.Now())
 	if i := strings.LastIndex(text, "\nresolve: "); i >= 0 {
 		text = text[:i+1]
@@ -214,12 +215,12 @@ func formMessage(eng *engine.Engine, q engine.Question) string {
 // formSchema is the form: the options (the recommended first, as it is
 // marked), reject and drop; the words the escape hatch, a reject or a drop
 // needs; and a name.
-func formSchema(q engine.Question) *jsonschema.Schema {
+func formSchema(q question.Question) *jsonschema.Schema {
 	var choices []*jsonschema.Schema
 	hatch := ""
 	for i, o := range q.Options {
 		choices = append(choices, &jsonschema.Schema{Const: jsonschema.Ptr[any](strconv.Itoa(i + 1)), Title: strconv.Itoa(i+1) + ". " + o})
-		if engine.IsEscapeHatch(o) {
+		if question.IsEscapeHatch(o) {
 			hatch = "For \"" + o + "\": your answer. "
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // TestRelayAnswerNeedsPerson: an agent that raised an escalating question
@@ -68,7 +69,7 @@ func (p *project) resolveAtTerminal(t *testing.T, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1", Via: engine.ViaTerminal}}, "alice"); err != nil {
+	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1", Via: engine.ViaTerminal}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 }

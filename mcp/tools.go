@@ -12,6 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/claims"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // The inputs and outputs of the tools. Their JSON names are the contract;
@@ -38,22 +39,22 @@ type RaiseOutput struct {
 	// Outcome is the engine's (paused, auto-picked, provisional), or how
 	// the person's answer to the form resolved it (answered, rejected,
 	// dropped).
-	Outcome    string          `json:"outcome" jsonschema:"paused, auto-picked, provisional, answered, rejected or dropped"`
-	Resume     string          `json:"resume,omitempty" jsonschema:"while the question is open: the command a person runs to answer it"`
-	NextAction string          `json:"next_action,omitempty" jsonschema:"what the agent does next, as state.md now says (after a rejection: the re-scope command)"`
-	Asked      string          `json:"asked,omitempty" jsonschema:"what became of the form shown to the person: accepted, declined, cancelled, empty, failed or refused, with why"`
-	Question   engine.Question `json:"question" jsonschema:"the question as questions.md now holds it"`
-	Warnings   []string        `json:"warnings,omitempty"`
+	Outcome    string            `json:"outcome" jsonschema:"paused, auto-picked, provisional, answered, rejected or dropped"`
+	Resume     string            `json:"resume,omitempty" jsonschema:"while the question is open: the command a person runs to answer it"`
+	NextAction string            `json:"next_action,omitempty" jsonschema:"what the agent does next, as state.md now says (after a rejection: the re-scope command)"`
+	Asked      string            `json:"asked,omitempty" jsonschema:"what became of the form shown to the person: accepted, declined, cancelled, empty, failed or refused, with why"`
+	Question   question.Question `json:"question" jsonschema:"the question as questions.md now holds it"`
+	Warnings   []string          `json:"warnings,omitempty"`
 }
 
 type StateOutput struct {
-	Workspace string            `json:"workspace"`
-	Slug      string            `json:"slug"`
-	Schema    int               `json:"schema"`
-	Encoding  string            `json:"encoding" jsonschema:"table or bullets"`
-	Cursor    map[string]string `json:"cursor" jsonschema:"state.md's cursor, by canonical key: status, next_action, active_slice, …"`
-	Awaiting  map[string]string `json:"awaiting,omitempty" jsonschema:"the Awaiting human section, when state.md has one"`
-	Open      []engine.Question `json:"open" jsonschema:"the open questions"`
+	Workspace string              `json:"workspace"`
+	Slug      string              `json:"slug"`
+	Schema    int                 `json:"schema"`
+	Encoding  string              `json:"encoding" jsonschema:"table or bullets"`
+	Cursor    map[string]string   `json:"cursor" jsonschema:"state.md's cursor, by canonical key: status, next_action, active_slice, …"`
+	Awaiting  map[string]string   `json:"awaiting,omitempty" jsonschema:"the Awaiting human section, when state.md has one"`
+	Open      []question.Question `json:"open" jsonschema:"the open questions"`
 }
 
 type ListInput struct {
@@ -65,7 +66,7 @@ type ListInput struct {
 }
 
 type ListOutput struct {
-	Questions []engine.Question `json:"questions"`
+	Questions []question.Question `json:"questions"`
 }
 
 type QIDInput struct {
@@ -73,8 +74,8 @@ type QIDInput struct {
 }
 
 type QuestionOutput struct {
-	Question engine.Question `json:"question"`
-	Text     string          `json:"text" jsonschema:"the question and its options as a person sees them (questions show)"`
+	Question question.Question `json:"question"`
+	Text     string            `json:"text" jsonschema:"the question and its options as a person sees them (questions show)"`
 }
 
 type CheckInput struct {
@@ -82,11 +83,11 @@ type CheckInput struct {
 }
 
 type CheckOutput struct {
-	Verdict        string            `json:"verdict" jsonschema:"proceed or stop"`
-	Reason         string            `json:"reason" jsonschema:"why, with the next action"`
-	Status         string            `json:"status" jsonschema:"state.md's status"`
-	Open           []engine.Question `json:"open,omitempty" jsonschema:"with seal: the questions still open"`
-	RescopePending []string          `json:"rescope_pending,omitempty" jsonschema:"questions a person overruled: re-scope them"`
+	Verdict        string              `json:"verdict" jsonschema:"proceed or stop"`
+	Reason         string              `json:"reason" jsonschema:"why, with the next action"`
+	Status         string              `json:"status" jsonschema:"state.md's status"`
+	Open           []question.Question `json:"open,omitempty" jsonschema:"with seal: the questions still open"`
+	RescopePending []string            `json:"rescope_pending,omitempty" jsonschema:"questions a person overruled: re-scope them"`
 }
 
 type WaitInput struct {
@@ -95,11 +96,11 @@ type WaitInput struct {
 }
 
 type WaitOutput struct {
-	QID      string          `json:"qid"`
-	Result   string          `json:"result" jsonschema:"final, or still open at the timeout, or (a signature is required) answered, not yet signed"`
-	Status   string          `json:"status" jsonschema:"open, answered, dropped or rejected"`
-	Resume   string          `json:"resume,omitempty" jsonschema:"while still open: the command a person runs to answer it"`
-	Question engine.Question `json:"question" jsonschema:"the question with its resolution (answer, choice, answered_by, answered_via)"`
+	QID      string            `json:"qid"`
+	Result   string            `json:"result" jsonschema:"final, or still open at the timeout, or (a signature is required) answered, not yet signed"`
+	Status   string            `json:"status" jsonschema:"open, answered, dropped or rejected"`
+	Resume   string            `json:"resume,omitempty" jsonschema:"while still open: the command a person runs to answer it"`
+	Question question.Question `json:"question" jsonschema:"the question with its resolution (answer, choice, answered_by, answered_via)"`
 }
 
 type RelayInput struct {
@@ -111,11 +112,11 @@ type RelayInput struct {
 }
 
 type RelayOutput struct {
-	QID        string          `json:"qid"`
-	Status     string          `json:"status" jsonschema:"answered, dropped or rejected; open while a routed question waits for more responses"`
-	NextAction string          `json:"next_action,omitempty" jsonschema:"what the agent does next, as state.md now says"`
-	Question   engine.Question `json:"question"`
-	Warnings   []string        `json:"warnings,omitempty"`
+	QID        string            `json:"qid"`
+	Status     string            `json:"status" jsonschema:"answered, dropped or rejected; open while a routed question waits for more responses"`
+	NextAction string            `json:"next_action,omitempty" jsonschema:"what the agent does next, as state.md now says"`
+	Question   question.Question `json:"question"`
+	Warnings   []string          `json:"warnings,omitempty"`
 }
 
 const (
@@ -202,7 +203,7 @@ func (t *tools) raise(ctx context.Context, req *sdk.CallToolRequest, in RaiseInp
 			}
 		}
 	}
-	if out.Question.Status == engine.StatusOpen {
+	if out.Question.Status == question.StatusOpen {
 		out.Resume = eng.ResolveCommand(out.Question)
 	}
 	return nil, out, nil
@@ -247,15 +248,15 @@ func (t *tools) state(ctx context.Context, req *sdk.CallToolRequest, _ struct{})
 
 func (t *tools) list(ctx context.Context, req *sdk.CallToolRequest, in ListInput) (*sdk.CallToolResult, ListOutput, error) {
 	if in.Status == "" {
-		in.Status = engine.StatusOpen
+		in.Status = question.StatusOpen
 	}
 	eng, err := t.opts.Open()
 	if err != nil {
 		return nil, ListOutput{}, t.fail("questions list", err)
 	}
-	out := ListOutput{Questions: []engine.Question{}}
+	out := ListOutput{Questions: []question.Question{}}
 	err = eng.List(engine.ListFilter{Status: in.Status, Gate: in.Gate, Slice: in.Slice, Overdue: in.Overdue, Awaited: in.Awaited},
-		func(q engine.Question) error {
+		func(q question.Question) error {
 			out.Questions = append(out.Questions, q)
 			return nil
 		})
@@ -308,7 +309,7 @@ func (t *tools) wait(ctx context.Context, req *sdk.CallToolRequest, in WaitInput
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	token, step := req.Params.GetProgressToken(), 0
-	progress := func(q engine.Question) {
+	progress := func(q question.Question) {
 		if token == nil {
 			return
 		}
@@ -332,16 +333,16 @@ func (t *tools) wait(ctx context.Context, req *sdk.CallToolRequest, in WaitInput
 }
 
 func (t *tools) relay(ctx context.Context, req *sdk.CallToolRequest, in RelayInput) (*sdk.CallToolResult, RelayOutput, error) {
-	kind, text := engine.StatusAnswered, in.Text
+	kind, text := question.StatusAnswered, in.Text
 	switch in.Action {
 	case "", "answer":
 	case "reject":
-		kind = engine.StatusRejected
+		kind = question.StatusRejected
 	case "drop":
-		kind = engine.StatusDropped
+		kind = question.StatusDropped
 	}
 	switch {
-	case in.Choice != 0 && kind != engine.StatusAnswered:
+	case in.Choice != 0 && kind != question.StatusAnswered:
 		return nil, RelayOutput{}, t.fail("state resolve", mdstore.Errorf(engine.ErrBadArgs, "choice %d with action %s: only an answer picks an option", in.Choice, in.Action).Hint("give the reason as text"))
 	case in.Choice != 0 && in.Text != "":
 		return nil, RelayOutput{}, t.fail("state resolve", mdstore.Errorf(engine.ErrBadArgs, "both choice %d and text: give one", in.Choice).Hint("the option number the person picked, or their words"))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
 
@@ -66,7 +67,7 @@ func BenchmarkResolveAlone(b *testing.B) {
 		b.StopTimer()
 		id := p.raise("Which rounding?")
 		b.StartTimer()
-		if _, err := p.engine().Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1"}}, "ntfy"); err != nil {
+		if _, err := p.engine().Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1"}}, "ntfy"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // A tap binds the question, not its id (docs/relay.md). A merge may give
@@ -42,7 +43,7 @@ func (r *Relay) tapped(tk tap) (*mdstore.Workspace, *engine.Engine, string, erro
 				fps = append(fps, c.Fingerprint)
 			}
 		}
-		err = eng.List(engine.ListFilter{Status: "all"}, func(q engine.Question) error {
+		err = eng.List(engine.ListFilter{Status: "all"}, func(q question.Question) error {
 			fps = append(fps, q.Fingerprint)
 			return nil
 		})
@@ -69,7 +70,7 @@ func changedText(id string) string {
 
 // sentFor is what the record holds of q on channel: by fingerprint (an
 // entry of an earlier relay, without one, by qid).
-func (rec record) sentFor(q engine.Question, channel string) (sent, bool) {
+func (rec record) sentFor(q question.Question, channel string) (sent, bool) {
 	i := slices.IndexFunc(rec.Sent, func(s sent) bool {
 		return s.Channel == channel && (s.Fingerprint == q.Fingerprint || s.Fingerprint == "" && s.QID == q.QID)
 	})
@@ -81,8 +82,8 @@ func (rec record) sentFor(q engine.Question, channel string) (sent, bool) {
 
 // renumbered tells the copy of a question sent as old that it was
 // renumbered and sent again as q, and drops it from the record.
-func (r *Relay) renumbered(ctx context.Context, ch Channel, ws *mdstore.Workspace, old sent, q engine.Question) error {
-	m := Message{Slug: ws.Slug, QID: old.QID, Title: title(ws, engine.Question{QID: old.QID, Gate: q.Gate}),
+func (r *Relay) renumbered(ctx context.Context, ch Channel, ws *mdstore.Workspace, old sent, q question.Question) error {
+	m := Message{Slug: ws.Slug, QID: old.QID, Title: title(ws, question.Question{QID: old.QID, Gate: q.Gate}),
 		Outcome: fmt.Sprintf("Renumbered: this question is %s now (a merge gave %s to another question); answer it on the new message", q.QID, old.QID)}
 	if err := ch.Update(context.WithoutCancel(ctx), old.Ref, m); err != nil {
 		return fmt.Errorf("updating %s/%s: %w", ws.Slug, old.QID, err)
@@ -96,7 +97,7 @@ func (r *Relay) renumbered(ctx context.Context, ch Channel, ws *mdstore.Workspac
 
 // lookUp is the question a sent message is of, as it reads now, by the
 // fingerprint it was sent with.
-func lookUp(eng *engine.Engine, s sent) (engine.Question, error) {
+func lookUp(eng *engine.Engine, s sent) (question.Question, error) {
 	return eng.GetByFingerprint(s.QID, s.Fingerprint)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Message is what a channel shows of a question.
@@ -30,7 +31,7 @@ type Button struct {
 }
 
 // message is what the channels show of an open question q of ws.
-func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Question) Message {
+func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q question.Question) Message {
 	m := Message{Slug: ws.Slug, QID: q.QID, Title: title(ws, q)}
 	var b strings.Builder
 	b.WriteString(q.Question + "\n")
@@ -41,10 +42,10 @@ func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Ques
 	for i, opt := range q.Options {
 		n := strconv.Itoa(i + 1)
 		fmt.Fprintf(&b, "%s. %s\n", n, opt)
-		if engine.IsEscapeHatch(opt) {
+		if question.IsEscapeHatch(opt) {
 			continue // it needs words: a terminal, serve or chat
 		}
-		m.Buttons = append(m.Buttons, Button{Label: n + ". " + engine.OptionTitle(opt),
+		m.Buttons = append(m.Buttons, Button{Label: n + ". " + question.OptionTitle(opt),
 			Token: tapToken(r.cfg.Key, ws.Project, ws.Slug, q.QID, q.Fingerprint, n, expiry)})
 	}
 	m.Buttons = append(m.Buttons, Button{Label: "Reject", Reject: true,
@@ -55,7 +56,7 @@ func (r *Relay) message(eng *engine.Engine, ws *mdstore.Workspace, q engine.Ques
 }
 
 // title names the workspace, the question and its gate.
-func title(ws *mdstore.Workspace, q engine.Question) string {
+func title(ws *mdstore.Workspace, q question.Question) string {
 	if q.Gate == "" {
 		return ws.Slug + ": " + q.QID
 	}
@@ -63,7 +64,7 @@ func title(ws *mdstore.Workspace, q engine.Question) string {
 }
 
 // outcome says how a question ended, for the copies of its message.
-func outcome(q engine.Question, err error) string {
+func outcome(q question.Question, err error) string {
 	if err != nil {
 		return "no longer in questions.md: " + err.Error()
 	}
@@ -76,13 +77,13 @@ func outcome(q engine.Question, err error) string {
 		text = *q.Answer
 	}
 	switch {
-	case q.Status == engine.StatusAnswered && by == engine.ExpiryActor:
+	case q.Status == question.StatusAnswered && by == engine.ExpiryActor:
 		return fmt.Sprintf("Accepted by expiry: %s", withChoice(text, q.Choice))
-	case q.Status == engine.StatusAnswered:
+	case q.Status == question.StatusAnswered:
 		return fmt.Sprintf("Answered by %s: %s", by, withChoice(text, q.Choice))
-	case q.Status == engine.StatusRejected:
+	case q.Status == question.StatusRejected:
 		return fmt.Sprintf("Rejected by %s: %s", by, text)
-	case q.Status == engine.StatusDropped:
+	case q.Status == question.StatusDropped:
 		return fmt.Sprintf("Dropped by %s: %s", by, text)
 	}
 	return "Closed (" + q.Status + ")"
@@ -137,12 +138,12 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if err != nil {
 		return err.Error(), false
 	}
-	if q.Status != engine.StatusOpen {
+	if q.Status != question.StatusOpen {
 		return fmt.Sprintf("%s was already %s", q.QID, strings.ToLower(outcome(q, nil))), false
 	}
-	item := engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: tk.choice}
+	item := engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: tk.choice}
 	if tk.choice == RejectChoice {
-		item = engine.Resolution{QID: q.QID, Kind: engine.StatusRejected, Text: "rejected with one tap on " + t.Channel + ", without words"}
+		item = engine.Resolution{QID: q.QID, Kind: question.StatusRejected, Text: "rejected with one tap on " + t.Channel + ", without words"}
 	}
 	item.Fingerprint = fp
 	item.Via, _, _ = strings.Cut(t.Channel, " ") // the kind of channel: ntfy, telegram, slack
@@ -151,7 +152,7 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 		return changedText(tk.qid), false
 	}
 	if errors.Is(err, engine.ErrNotOpen) || errors.Is(err, engine.ErrConflict) {
-		if q, gerr := eng.GetByFingerprint(tk.qid, fp); gerr == nil && q.Status != engine.StatusOpen {
+		if q, gerr := eng.GetByFingerprint(tk.qid, fp); gerr == nil && q.Status != question.StatusOpen {
 			return fmt.Sprintf("%s was already %s", q.QID, strings.ToLower(outcome(q, nil))), false
 		}
 	}
@@ -169,7 +170,7 @@ func (r *Relay) verdict(ctx context.Context, t Tap) (string, bool) {
 	if d.Choice != nil {
 		said += fmt.Sprintf(" (option %d)", *d.Choice)
 	}
-	if d.Status == engine.StatusOpen { // a routed question waiting for more responses
+	if d.Status == question.StatusOpen { // a routed question waiting for more responses
 		said += ": response recorded; " + d.Progress
 	} else if d.Answer != "" {
 		said += ": " + d.Answer

@@ -11,6 +11,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
 
@@ -63,13 +64,13 @@ on_overdue:
 
 	now = clock.Add(7 * time.Hour) // overdue (4h), not yet expired
 	r.Once(context.Background())
-	if q := p.question(res.QID); q.Status != engine.StatusOpen {
+	if q := p.question(res.QID); q.Status != question.StatusOpen {
 		t.Fatalf("accepted before expire_after: %s", q.Status)
 	}
 	now = clock.Add(8 * time.Hour)
 	r.Once(context.Background())
 	q := p.question(res.QID)
-	if q.Status != engine.StatusAnswered || q.AnsweredBy != engine.ExpiryActor || *q.Choice != 1 {
+	if q.Status != question.StatusAnswered || q.AnsweredBy != engine.ExpiryActor || *q.Choice != 1 {
 		t.Fatalf("got %s by %s, want answered by expiry", q.Status, q.AnsweredBy)
 	}
 	var sent, update standin.NtfyMessage
@@ -90,7 +91,7 @@ on_overdue:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Status != engine.StatusOpen || strings.Join(b.EscalatedTo, ",") != "oncall-lead" {
+	if b.Status != question.StatusOpen || strings.Join(b.EscalatedTo, ",") != "oncall-lead" {
 		t.Errorf("ops %s: %s, escalated to %v; want open, escalated to oncall-lead", blocking.QID, b.Status, b.EscalatedTo)
 	}
 	hook, _ := os.ReadFile(filepath.Join(filepath.Dir(p.devrites), "hook.txt"))

@@ -12,6 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Channel is one chat service.
@@ -260,8 +261,8 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			r.logf("warning: %s: %v", ws.Slug, err)
 			continue
 		}
-		var pauses []engine.Question
-		err = eng.List(engine.ListFilter{Status: engine.StatusOpen}, func(q engine.Question) error {
+		var pauses []question.Question
+		err = eng.List(engine.ListFilter{Status: question.StatusOpen}, func(q question.Question) error {
 			if q.Awaited || q.Provisional {
 				pauses = append(pauses, q)
 			}
@@ -308,17 +309,17 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			}
 		}
 		for _, s := range rec.Sent {
-			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, func(q engine.Question) bool {
+			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, func(q question.Question) bool {
 				return q.Fingerprint == s.Fingerprint || s.Fingerprint == "" && q.QID == s.QID
 			}) {
 				continue
 			}
 			q, err := lookUp(eng, s)
-			if err == nil && q.Status == engine.StatusOpen {
+			if err == nil && q.Status == question.StatusOpen {
 				continue // open, no longer a pause (a stop, another pause): the buttons still work
 			}
 			if err != nil {
-				q = engine.Question{QID: s.QID}
+				q = question.Question{QID: s.QID}
 			}
 			m := Message{Slug: ws.Slug, QID: s.QID, Title: title(ws, q), Outcome: outcome(q, err)}
 			if text, ok := changedOutcome(err); ok {

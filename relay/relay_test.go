@@ -15,6 +15,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/internal/testhome"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
 
@@ -70,7 +71,7 @@ func (p *project) raise(question string) string {
 	return res.QID
 }
 
-func (p *project) question(id string) engine.Question {
+func (p *project) question(id string) question.Question {
 	p.t.Helper()
 	q, err := p.engine().Get(id)
 	if err != nil {
@@ -80,17 +81,17 @@ func (p *project) question(id string) engine.Question {
 }
 
 // waitStatus waits for question id to leave "open".
-func (p *project) waitFinal(id string) engine.Question {
+func (p *project) waitFinal(id string) question.Question {
 	p.t.Helper()
 	deadline := time.Now().Add(waitFor)
 	for time.Now().Before(deadline) {
-		if q := p.question(id); q.Status != engine.StatusOpen {
+		if q := p.question(id); q.Status != question.StatusOpen {
 			return q
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	p.t.Fatalf("%s still open after %s; log:\n%s", id, waitFor, p.log)
-	return engine.Question{}
+	return question.Question{}
 }
 
 // waitLog waits for the relay's log to hold want.
@@ -178,7 +179,7 @@ func TestNtfyTapAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := p.waitFinal(id)
-	if q.Status != engine.StatusAnswered || q.Choice == nil || *q.Choice != 2 || q.AnsweredBy != "ntfy" || *q.Answer != "Round half up" {
+	if q.Status != question.StatusAnswered || q.Choice == nil || *q.Choice != 2 || q.AnsweredBy != "ntfy" || *q.Answer != "Round half up" {
 		t.Errorf("got %s choice %v by %s, want answered, option 2, by ntfy", q.Status, q.Choice, q.AnsweredBy)
 	}
 	// The copy is replaced: the same sequence id, the outcome, no buttons.
@@ -214,7 +215,7 @@ func TestNtfyRefusals(t *testing.T) {
 	if n := strings.Count(p.log.String(), "forged or altered"); n != 3 {
 		t.Fatalf("%d refusals logged, want 3:\n%s", n, p.log)
 	}
-	if q := p.question(id); q.Status != engine.StatusOpen {
+	if q := p.question(id); q.Status != question.StatusOpen {
 		t.Fatalf("a forged tap changed %s: %s", id, q.Status)
 	}
 
@@ -223,14 +224,14 @@ func TestNtfyRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := p.waitFinal(id)
-	if q.Status != engine.StatusRejected || q.AnsweredBy != "ntfy" || *q.Answer != "rejected with one tap on ntfy team, without words" {
+	if q.Status != question.StatusRejected || q.AnsweredBy != "ntfy" || *q.Answer != "rejected with one tap on ntfy team, without words" {
 		t.Errorf("got %s by %s: %v", q.Status, q.AnsweredBy, q.Answer)
 	}
 	if err := srv.Press(m, 0); err != nil {
 		t.Fatal(err)
 	}
 	p.waitLog("refused a tap by ntfy on ntfy team: " + id + " was already rejected by ntfy: rejected with one tap on ntfy team, without words")
-	if q := p.question(id); q.Status != engine.StatusRejected {
+	if q := p.question(id); q.Status != question.StatusRejected {
 		t.Errorf("the second tap changed %s to %s", id, q.Status)
 	}
 }
@@ -246,7 +247,7 @@ func TestExpiredTapRefused(t *testing.T) {
 	if want := "Not recorded: the buttons of " + id + " expired at 2026-11-29T14:02:10Z"; told != want {
 		t.Errorf("told %q, want %q", told, want)
 	}
-	if q := p.question(id); q.Status != engine.StatusOpen {
+	if q := p.question(id); q.Status != question.StatusOpen {
 		t.Errorf("an expired tap changed %s to %s", id, q.Status)
 	}
 }
@@ -270,7 +271,7 @@ func TestDeadAndSlowChannels(t *testing.T) {
 	if err := good.Press(msgs[0], 0); err != nil {
 		t.Fatal(err)
 	}
-	if q := p.waitFinal(id); q.Status != engine.StatusAnswered {
+	if q := p.waitFinal(id); q.Status != question.StatusAnswered {
 		t.Errorf("got %s", q.Status)
 	}
 	p.waitLog("warning: ntfy dead: sending pay/" + id + ": ntfy answered 503 Service Unavailable")
@@ -302,7 +303,7 @@ func TestRestartDoesNotSendAgain(t *testing.T) {
 		t.Errorf(".gitignore does not list %s:\n%s", RecordFile, gi)
 	}
 	// Answered elsewhere: the next pass updates the copy and forgets it.
-	if _, err := p.engine().Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: engine.StatusAnswered, Text: "1"}}, "ann"); err != nil {
+	if _, err := p.engine().Resolve(context.Background(), []engine.Resolution{{QID: id, Kind: question.StatusAnswered, Text: "1"}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	p.relay(ch).Once(context.Background())
@@ -369,7 +370,7 @@ func TestTapLogsHookWarnings(t *testing.T) {
 	if err := srv.Press(m, 0); err != nil {
 		t.Fatal(err)
 	}
-	if q := p.waitFinal(id); q.Status != engine.StatusAnswered {
+	if q := p.waitFinal(id); q.Status != question.StatusAnswered {
 		t.Fatalf("got %s, want answered", q.Status)
 	}
 	p.waitLog("warning: pay/" + id + ": ")

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
 
@@ -92,7 +92,7 @@ func TestSlackRefusals(t *testing.T) {
 	if _, err := srv.Press(m, 0, bob, waitFor); err != nil {
 		t.Fatal(err)
 	}
-	if q := p.waitFinal(id); q.Status != engine.StatusAnswered || q.AnsweredBy != "slack:bob" {
+	if q := p.waitFinal(id); q.Status != question.StatusAnswered || q.AnsweredBy != "slack:bob" {
 		t.Errorf("got %s by %s", q.Status, q.AnsweredBy)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay/standin"
 )
 
@@ -96,7 +96,7 @@ func TestTelegramRefusals(t *testing.T) {
 		}
 	}
 	p.waitLog("refused a tap by telegram:eve on telegram 123456789: sender 99 is not on the allow-list")
-	if q := p.question(id); q.Status != engine.StatusOpen {
+	if q := p.question(id); q.Status != question.StatusOpen {
 		t.Errorf("a refused tap changed %s to %s", id, q.Status)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // inboxCookie keeps the inbox token in the browser that opened the inbox,
@@ -53,7 +54,7 @@ func (s *Server) inboxLink(r *http.Request) string {
 type entry struct {
 	Project  string // shown when several projects are served
 	Slug     string
-	Q        engine.Question
+	Q        question.Question
 	Age      string
 	Link     string
 	Headline string // the question's first line
@@ -100,9 +101,9 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 		for _, ws := range lists[i] {
 			page.Workspaces++
 			eng, err := s.open(ws)
-			var qs []engine.Question
+			var qs []question.Question
 			if err == nil {
-				err = eng.List(engine.ListFilter{Status: engine.StatusOpen}, func(q engine.Question) error {
+				err = eng.List(engine.ListFilter{Status: question.StatusOpen}, func(q question.Question) error {
 					qs = append(qs, q)
 					return nil
 				})
@@ -190,18 +191,18 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (target, bool
 // (a merge, a branch switch or an edit changed it) is 409, the page saying
 // the question changed; one no longer open ends its link: 403, saying
 // what became of it.
-func (s *Server) current(w http.ResponseWriter, r *http.Request, t target) (*engine.Engine, engine.Question, bool) {
+func (s *Server) current(w http.ResponseWriter, r *http.Request, t target) (*engine.Engine, question.Question, bool) {
 	eng, err := s.open(t.ws)
 	if err != nil {
 		s.refuse(w, r, err)
-		return nil, engine.Question{}, false
+		return nil, question.Question{}, false
 	}
 	q, err := eng.GetByFingerprint(t.qid, t.fp)
 	if err != nil {
 		s.refuse(w, r, err)
 		return nil, q, false
 	}
-	if q.Status != engine.StatusOpen {
+	if q.Status != question.StatusOpen {
 		s.fail(w, r, http.StatusForbidden, "This question is closed",
 			t.qid+" is "+q.Status+": its link works only while it is open.")
 		return nil, q, false
@@ -225,7 +226,7 @@ type form struct {
 type questionPage struct {
 	Slug, QID string
 	Project   string
-	Q         engine.Question
+	Q         question.Question
 	Text      string // the option set as questions show prints it
 	Options   []option
 	Action    string
@@ -254,7 +255,7 @@ func (s *Server) question(w http.ResponseWriter, r *http.Request) {
 
 // questionPage is the page of q, read when the workspace's files had the
 // stamp since.
-func (s *Server) questionPage(r *http.Request, t target, eng *engine.Engine, q engine.Question, f form, since string) questionPage {
+func (s *Server) questionPage(r *http.Request, t target, eng *engine.Engine, q question.Question, f form, since string) questionPage {
 	page := questionPage{Slug: t.slug, QID: q.QID, Q: q, Text: eng.ShowText(q), Options: options(q),
 		Action: t.link(), CSRF: s.csrf(t, s.cfg.Now()), Events: questionEventsURL(t, since), Inbox: s.inboxLink(r), Form: f}
 	if len(s.projects) > 1 {
@@ -265,11 +266,11 @@ func (s *Server) questionPage(r *http.Request, t target, eng *engine.Engine, q e
 
 // options are the choices of the form: the question's options, and, when
 // none of them is the escape hatch, one more whose answer is the words.
-func options(q engine.Question) []option {
+func options(q question.Question) []option {
 	var out []option
 	escape := false
 	for i, o := range q.Options {
-		e := i == len(q.Options)-1 && engine.IsEscapeHatch(o)
+		e := i == len(q.Options)-1 && question.IsEscapeHatch(o)
 		escape = escape || e
 		out = append(out, option{N: i + 1, Value: strconv.Itoa(i + 1), Text: o, Escape: e})
 	}
@@ -360,7 +361,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := out.Resolved[0]
-	if d.Response != nil && d.Status == engine.StatusOpen {
+	if d.Response != nil && d.Status == question.StatusOpen {
 		s.logf("%s/%s response %s by %s; still open", t.slug, d.QID, d.Response.Status, f.By)
 	} else {
 		s.logf("%s/%s %s by %s", t.slug, d.QID, d.Status, f.By)
@@ -378,14 +379,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 // the engine to refuse: absence of an answer is never approval. It returns
 // a status other than 0, and the decisive line, when the form itself is
 // wrong.
-func resolution(q engine.Question, action string, f form) (engine.Resolution, int, string) {
-	r := engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: f.Words}
+func resolution(q question.Question, action string, f form) (engine.Resolution, int, string) {
+	r := engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: f.Words}
 	switch action {
 	case "reject":
-		r.Kind = engine.StatusRejected
+		r.Kind = question.StatusRejected
 		return r, 0, ""
 	case "drop":
-		r.Kind = engine.StatusDropped
+		r.Kind = question.StatusDropped
 		return r, 0, ""
 	case "answer":
 	default:

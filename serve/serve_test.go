@@ -21,6 +21,7 @@ import (
 	"github.com/devrites/devrites-engine/caplink"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 const q1 = "q-2026-11-29-001"
@@ -117,7 +118,7 @@ func TestQuestionPageShowsTheOptionSet(t *testing.T) {
 	dir := newProject(t, "pay")
 	raise(t, dir, "pay", rounding)
 	e := eng(t, dir, "pay", raisedAt)
-	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: q1, Kind: engine.StatusRejected,
+	if _, err := e.Resolve(context.Background(), []engine.Resolution{{QID: q1, Kind: question.StatusRejected,
 		Text: "partial refunds are a separate feature\nand so is rounding of fees"}}, "ann"); err != nil {
 		t.Fatal(err)
 	}

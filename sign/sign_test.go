@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devrites/devrites-engine/internal/testtool"
 	"time"
+
+	"github.com/devrites/devrites-engine/internal/testtool"
 )
 
 // needTool finds an OpenSSH tool; a missing one fails the test under CI

@@ -12,6 +12,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // commands is the command tree: the HITL core here, AFK and notify in
@@ -250,21 +251,21 @@ func cmdResolve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	kind := engine.StatusAnswered
+	kind := question.StatusAnswered
 	switch {
 	case c.Bool("drop") && c.Bool("reject"):
 		return mdstore.Errorf(engine.ErrBadArgs, "--drop and --reject exclude each other")
 	case c.Bool("drop"):
-		kind = engine.StatusDropped
+		kind = question.StatusDropped
 	case c.Bool("reject"):
-		kind = engine.StatusRejected
+		kind = question.StatusRejected
 	}
 	batch := c.IsSet("batch")
 	if c.Bool("always") {
 		return cmdResolveAlways(c, e, kind, batch)
 	}
 	if batch {
-		if c.NArg() > 0 || kind != engine.StatusAnswered {
+		if c.NArg() > 0 || kind != question.StatusAnswered {
 			return mdstore.Errorf(engine.ErrBadArgs, "--batch takes no other arguments")
 		}
 		text, err := readInput("--batch", c.String("batch"), e.stdin)
@@ -293,11 +294,11 @@ func cmdResolve(c *cli.Context) error {
 		e.print(res, resolvedText(res))
 		return nil
 	}
-	if c.NArg() == 1 && kind == engine.StatusAnswered && e.terminal() {
+	if c.NArg() == 1 && kind == question.StatusAnswered && e.terminal() {
 		return resolveAtTerminal(c, e, c.Args().First())
 	}
 	if c.NArg() < 2 {
-		what := map[string]string{engine.StatusAnswered: "answer", engine.StatusDropped: "reason", engine.StatusRejected: "feedback"}[kind]
+		what := map[string]string{question.StatusAnswered: "answer", question.StatusDropped: "reason", question.StatusRejected: "feedback"}[kind]
 		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
 			"an empty answer is never approval; use -- before an answer that starts with '-'")
 	}
@@ -330,7 +331,7 @@ func resolvedText(res *engine.ResolveResult) string {
 		if r.Unchanged {
 			again = " (already recorded)"
 		}
-		if p := r.Response; p != nil && r.Status == engine.StatusOpen {
+		if p := r.Response; p != nil && r.Status == question.StatusOpen {
 			choice := ""
 			if p.Choice != 0 {
 				choice = " (option " + strconv.Itoa(p.Choice) + ")"
@@ -405,7 +406,7 @@ func cmdList(c *cli.Context) error {
 	now, n := e.now(), 0
 	// The list is written as it is read, in the form print gives it.
 	err = eng.List(engine.ListFilter{Status: c.String("status"), Gate: c.String("gate"), Slice: c.String("slice"),
-		Overdue: c.Bool("overdue"), Awaited: c.Bool("awaited")}, func(q engine.Question) error {
+		Overdue: c.Bool("overdue"), Awaited: c.Bool("awaited")}, func(q question.Question) error {
 		n++
 		switch {
 		case e.json:
@@ -424,7 +425,7 @@ func cmdList(c *cli.Context) error {
 			for _, m := range []struct {
 				on   bool
 				word string
-			}{{q.Awaited, "AWAITED"}, {q.Provisional && q.Status == engine.StatusOpen, "PROVISIONAL"}, {q.Overdue, "OVERDUE"}} {
+			}{{q.Awaited, "AWAITED"}, {q.Provisional && q.Status == question.StatusOpen, "PROVISIONAL"}, {q.Overdue, "OVERDUE"}} {
 				if m.on {
 					marks += "  " + m.word
 				}

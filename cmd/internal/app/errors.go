@@ -13,6 +13,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // Exit codes, as the README documents them.
@@ -209,7 +210,7 @@ func ambiguityHints(err error, a *engine.AmbiguousError) []string {
 		if a.Slug != "" {
 			flags = "--slug " + a.Slug + " "
 		}
-		line := "devrites-engine " + cmd + " " + flags + "--fingerprint " + engine.ShortFingerprint(q.Fingerprint) + " " + q.QID
+		line := "devrites-engine " + cmd + " " + flags + "--fingerprint " + question.ShortFingerprint(q.Fingerprint) + " " + q.QID
 		if cmd == "state resolve" {
 			line = a.Resolve[i]
 		}

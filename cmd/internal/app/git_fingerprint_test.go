@@ -22,6 +22,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mcp"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/relay"
 	"github.com/devrites/devrites-engine/relay/standin"
 	"github.com/devrites/devrites-engine/serve"
@@ -124,14 +125,14 @@ func (l *gitLab) checkOutcome(theirs, answered string) {
 		l.t.Errorf("b's question changed:\n got %s\nwant %s", got, theirs)
 	}
 	for _, b := range l.blocksOf("a", backups) {
-		if b.Value("status") != engine.StatusOpen {
+		if b.Value("status") != question.StatusOpen {
 			l.t.Errorf("b's question is %s, want open", b.Value("status"))
 		}
 	}
 	for _, b := range l.blocksOf("a", deploy) {
-		want := engine.StatusAnswered
+		want := question.StatusAnswered
 		if answered == "" {
-			want = engine.StatusOpen
+			want = question.StatusOpen
 		}
 		if b.Value("status") != want || answered != "" && b.Value("answer") != answered {
 			l.t.Errorf("a's question %s: %s %q, want %s %q", b.QID, b.Value("status"), b.Value("answer"), want, answered)
@@ -474,7 +475,7 @@ func TestFingerprintMCPForm(t *testing.T) {
 	if b, err := json.Marshal(res.StructuredContent); err != nil || json.Unmarshal(b, &out) != nil {
 		t.Fatalf("raise_question: %v", err)
 	}
-	if out.QID != newID || out.Outcome != engine.StatusAnswered {
+	if out.QID != newID || out.Outcome != question.StatusAnswered {
 		t.Errorf("raise_question: %+v, want %s answered", out, newID)
 	}
 	l.checkOutcome(theirs, "Friday")

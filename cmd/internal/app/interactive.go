@@ -17,6 +17,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // personCommands are the commands for a person at a terminal.
@@ -52,7 +53,7 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 	if err != nil {
 		return err
 	}
-	if q.Status != engine.StatusOpen {
+	if q.Status != question.StatusOpen {
 		return mdstore.Errorf(engine.ErrNotOpen, "%s is already %s", id, q.Status)
 	}
 	p := newPrompter(e, c.String("by"))
@@ -111,7 +112,7 @@ func cmdAnswer(c *cli.Context) error {
 	}
 	type asked struct {
 		eng *engine.Engine
-		q   engine.Question
+		q   question.Question
 	}
 	var awaited, others []asked
 	for _, eng := range engines {
@@ -146,7 +147,7 @@ func cmdAnswer(c *cli.Context) error {
 			// Someone may have answered it since the walk began: the
 			// person is asked only what is still open.
 			cur, err := it.eng.GetByFingerprint(it.q.QID, it.q.Fingerprint)
-			if err == nil && cur.Status != engine.StatusOpen {
+			if err == nil && cur.Status != question.StatusOpen {
 				by := ""
 				if cur.AnsweredBy != "" {
 					by = " by " + cur.AnsweredBy

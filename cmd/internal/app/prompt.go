@@ -12,6 +12,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // The prompts of a person at a terminal. A prompt ends in one of three
@@ -102,7 +103,7 @@ func (p *prompter) ended(err error, written string) error {
 
 // show prints q as questions show does, without the command line that
 // answers it (the prompt is that), and what the prompt takes.
-func (p *prompter) show(q engine.Question, skip bool) {
+func (p *prompter) show(q question.Question, skip bool) {
 	fmt.Fprint(p.out, q.Text(p.now()))
 	help := "a number or an option's title picks the option; other text is the answer; r rejects, d drops (a reason follows)"
 	if skip {
@@ -113,7 +114,7 @@ func (p *prompter) show(q engine.Question, skip bool) {
 
 // ask reads a resolution for q. With skip, "s" passes to the next question
 // and "q" stops (ok false, nil error). Empty input asks again.
-func (p *prompter) ask(q engine.Question, skip bool) (answerOf, bool, error) {
+func (p *prompter) ask(q question.Question, skip bool) (answerOf, bool, error) {
 	for {
 		s, err := p.line("answer> ")
 		if err != nil {
@@ -125,9 +126,9 @@ func (p *prompter) ask(q engine.Question, skip bool) (answerOf, bool, error) {
 		case skip && (s == "s" || s == "q"):
 			return answerOf{}, s == "s", nil
 		case s == "r" || s == "d":
-			kind, what := engine.StatusRejected, "feedback> "
+			kind, what := question.StatusRejected, "feedback> "
 			if s == "d" {
-				kind, what = engine.StatusDropped, "reason> "
+				kind, what = question.StatusDropped, "reason> "
 			}
 			for {
 				reason, err := p.line(what)
@@ -139,7 +140,7 @@ func (p *prompter) ask(q engine.Question, skip bool) (answerOf, bool, error) {
 				}
 			}
 		default:
-			return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: engine.StatusAnswered, Text: s, Fingerprint: q.Fingerprint}}, true, nil
+			return answerOf{Resolution: engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: s, Fingerprint: q.Fingerprint}}, true, nil
 		}
 	}
 }
@@ -147,7 +148,7 @@ func (p *prompter) ask(q engine.Question, skip bool) (answerOf, bool, error) {
 // name is who answers q: --by (or the actor of eng) when they may, else a
 // name the person gives when asked, one of the responders q checks. The
 // name given is kept for the questions after it.
-func (p *prompter) name(q engine.Question, eng *engine.Engine) (string, error) {
+func (p *prompter) name(q question.Question, eng *engine.Engine) (string, error) {
 	by := p.by
 	if by == "" {
 		by = eng.Actor

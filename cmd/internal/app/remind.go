@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // remind and questions overdue cover every workspace of the project (the
@@ -25,7 +26,7 @@ func cmdRemind(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	all := &engine.RemindResult{Reminded: []engine.Question{}, Waiting: []engine.Question{}, Accepted: []engine.Question{}, Warnings: []string{}}
+	all := &engine.RemindResult{Reminded: []question.Question{}, Waiting: []question.Question{}, Accepted: []question.Question{}, Warnings: []string{}}
 	var b strings.Builder
 	now := e.now()
 	for _, eng := range engines {
@@ -84,7 +85,7 @@ func cmdOverdue(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	qs := []engine.Question{}
+	qs := []question.Question{}
 	var b strings.Builder
 	now := e.now()
 	for _, eng := range engines {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // raiseRouted raises a blocking question routed to names with strategy
@@ -67,9 +68,9 @@ func TestConcurrentResponses(t *testing.T) {
 		if got.Response == nil || got.Response.By != names[i] {
 			t.Errorf("%s: response %+v, want one by %s", names[i], got.Response, names[i])
 		}
-		if got.Status != engine.StatusOpen {
+		if got.Status != question.StatusOpen {
 			finals++
-			if got.Status != engine.StatusAnswered || got.Choice == nil || *got.Choice != 1 || !got.StateUpdated {
+			if got.Status != question.StatusAnswered || got.Choice == nil || *got.Choice != 1 || !got.StateUpdated {
 				t.Errorf("%s made it final: %+v, want answered option 1 with state.md updated", names[i], got)
 			}
 		}
@@ -78,7 +79,7 @@ func TestConcurrentResponses(t *testing.T) {
 		t.Errorf("%d processes made the question final, want 1", finals)
 	}
 	b := readQuestions(t, ws).Find(id)
-	if got := b.Value("status"); got != engine.StatusAnswered {
+	if got := b.Value("status"); got != question.StatusAnswered {
 		t.Fatalf("status %q, want answered", got)
 	}
 	recs, err := mdstore.ParseRecords(b.Value("responses"))

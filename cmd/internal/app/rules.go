@@ -12,6 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // rulesCommands are the approval rules' commands (.devrites/rules.yaml).
@@ -177,7 +178,7 @@ func cmdRulesRemove(c *cli.Context) error {
 // cmdResolveAlways is state resolve --always <qid> 1: the answer and an
 // always-approve rule for the question's breakpoint.
 func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
-	if kind != engine.StatusAnswered || batch {
+	if kind != question.StatusAnswered || batch {
 		return mdstore.Errorf(engine.ErrBadArgs, "--always goes with option 1 only, not with --drop, --reject or --batch").
 			Hint("a drop or a reject is never a standing approval")
 	}

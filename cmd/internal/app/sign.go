@@ -15,6 +15,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/sign"
 )
 
@@ -118,9 +119,9 @@ func cmdSign(c *cli.Context) error {
 //	q-2026-11-29-001 in pay (question 3f2a9c1b8d4e): Which rounding?
 //	answered with option 2: Half up
 //	by alice at 2026-11-29T14:05:00Z (via ntfy)
-func statementText(q engine.Question, st sign.Statement) string {
+func statementText(q question.Question, st sign.Statement) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s in %s (question %s): %s\n", q.QID, st.Slug, engine.ShortFingerprint(st.Fingerprint), oneLine(q.Question))
+	fmt.Fprintf(&b, "%s in %s (question %s): %s\n", q.QID, st.Slug, question.ShortFingerprint(st.Fingerprint), oneLine(q.Question))
 	what := st.Verdict
 	if st.Choice > 0 {
 		what += " with option " + strconv.Itoa(st.Choice)

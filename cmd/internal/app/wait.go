@@ -11,6 +11,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 func waitCommands() []*cli.Command {
@@ -28,11 +29,11 @@ func waitCommands() []*cli.Command {
 // waitResult is what wait prints with --json, and what the MCP tool
 // wait_for_answer returns: the question as it reads when the wait ended.
 type waitResult struct {
-	QID      string          `json:"qid"`
-	Status   string          `json:"status"`
-	Final    bool            `json:"final"`
-	TimedOut bool            `json:"timed_out,omitempty"`
-	Question engine.Question `json:"question"`
+	QID      string            `json:"qid"`
+	Status   string            `json:"status"`
+	Final    bool              `json:"final"`
+	TimedOut bool              `json:"timed_out,omitempty"`
+	Question question.Question `json:"question"`
 }
 
 func cmdWait(c *cli.Context) error {
@@ -79,7 +80,7 @@ func cmdWait(c *cli.Context) error {
 //
 //	q-2026-11-29-001 answered (option 2): Round half up
 //	by alice via elicitation at 2026-11-29T14:05:00Z
-func resolutionText(q engine.Question) string {
+func resolutionText(q question.Question) string {
 	var b strings.Builder
 	choice := ""
 	if q.Choice != nil {

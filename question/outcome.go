@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"fmt"
@@ -9,16 +9,16 @@ import (
 
 // What the responses to a routed question decide, by its strategy.
 
-// verdict is what the responses decide: nothing yet (final false, need
+// Verdict is what the responses decide: nothing yet (Final false, Need
 // says what is missing), or the question's final status with its answer,
 // choice and who decided it.
-type verdict struct {
-	final  bool
-	status string
-	choice int
-	text   string
-	by     []string
-	need   string
+type Verdict struct {
+	Final  bool
+	Status string
+	Choice int
+	Text   string
+	By     []string
+	Need   string
 }
 
 // group is the answers that agree: the same option, or the same text.
@@ -30,25 +30,25 @@ type group struct {
 }
 
 // optionOf is the option an answer states: the one it picked, or the one
-// its text states (optionStated).
-func (rt routing) optionOf(r Response) int {
+// its text states (OptionStated).
+func (rt Routing) optionOf(r Response) int {
 	if r.Choice != 0 {
 		return r.Choice
 	}
-	return optionStated(r.Answer, rt.options)
+	return OptionStated(r.Answer, rt.options)
 }
 
-// optionStated is the option whose title or whole text (with or without
+// OptionStated is the option whose title or whole text (with or without
 // its "(Recommended)" mark) the text is, in any case and without the
 // blanks around it; 0 when it is none. The escape hatch is never stated
 // by text: text describing it is its own.
-func optionStated(text string, options []string) int {
+func OptionStated(text string, options []string) int {
 	t := strings.TrimSpace(text)
 	for i, o := range options {
 		if IsEscapeHatch(o) {
 			continue
 		}
-		if strings.EqualFold(t, optionTitle(o)) || strings.EqualFold(t, o) || strings.EqualFold(t, strings.Replace(o, recommended, "", 1)) {
+		if strings.EqualFold(t, OptionTitle(o)) || strings.EqualFold(t, o) || strings.EqualFold(t, strings.Replace(o, Recommended, "", 1)) {
 			return i + 1
 		}
 	}
@@ -58,9 +58,9 @@ func optionStated(text string, options []string) int {
 // groups gathers the answered responses that agree, the strongest first:
 // more responses, then an option before text, then the lower option
 // number, then the earlier response.
-func (rt routing) groups() []group {
+func (rt Routing) groups() []group {
 	var gs []group
-	for i, r := range rt.responses {
+	for i, r := range rt.Responses {
 		if r.Status != StatusAnswered {
 			continue
 		}
@@ -89,36 +89,36 @@ func (rt routing) groups() []group {
 	return gs
 }
 
-// answered is the verdict of an agreeing group.
-func (g group) answered() verdict {
-	v := verdict{final: true, status: StatusAnswered, choice: g.choice, by: g.by}
+// answered is the Verdict of an agreeing group.
+func (g group) answered() Verdict {
+	v := Verdict{Final: true, Status: StatusAnswered, Choice: g.choice, By: g.by}
 	if g.choice == 0 {
-		v.text = g.text
+		v.Text = g.text
 	}
 	return v
 }
 
-// outcome applies the strategy to the responses.
-func (rt routing) outcome() verdict {
+// Outcome applies the strategy to the responses.
+func (rt Routing) Outcome() Verdict {
 	_, waiting := rt.slots()
 	switch rt.strat.name {
 	case StrategyCollectAll:
 		if len(waiting) > 0 {
-			return verdict{}
+			return Verdict{}
 		}
 		var rejected []Response
-		for _, r := range rt.responses {
+		for _, r := range rt.Responses {
 			if r.Status == StatusRejected {
 				rejected = append(rejected, r)
 			}
 		}
 		if len(rejected) > 0 {
-			return verdict{final: true, status: StatusRejected, text: feedback(rejected, false), by: names(rejected)}
+			return Verdict{Final: true, Status: StatusRejected, Text: feedback(rejected, false), By: names(rejected)}
 		}
 		if gs := rt.groups(); len(gs) > 0 {
 			return gs[0].answered()
 		}
-		return verdict{final: true, status: StatusDropped, text: feedback(rt.responses, false), by: names(rt.responses)}
+		return Verdict{Final: true, Status: StatusDropped, Text: feedback(rt.Responses, false), By: names(rt.Responses)}
 	case StrategyQuorum:
 		best := 0
 		gs := rt.groups()
@@ -134,25 +134,25 @@ func (rt routing) outcome() verdict {
 			if more > 1 {
 				need = strconv.Itoa(more) + " more agreeing answers"
 			}
-			return verdict{need: "quorum " + strconv.Itoa(rt.strat.n) + " needs " + need}
+			return Verdict{Need: "quorum " + strconv.Itoa(rt.strat.n) + " needs " + need}
 		}
 		// No quorum can be reached any more.
 		status := StatusDropped
-		for _, r := range rt.responses {
+		for _, r := range rt.Responses {
 			if r.Status != StatusDropped {
 				status = StatusRejected
 			}
 		}
-		return verdict{final: true, status: status, text: feedback(rt.responses, status == StatusRejected), by: names(rt.responses)}
+		return Verdict{Final: true, Status: status, Text: feedback(rt.Responses, status == StatusRejected), By: names(rt.Responses)}
 	}
 	// single and first-response-wins: the first response decides.
-	if len(rt.responses) == 0 {
-		return verdict{need: "the first response decides"}
+	if len(rt.Responses) == 0 {
+		return Verdict{Need: "the first response decides"}
 	}
-	r := rt.responses[0]
-	v := verdict{final: true, status: r.Status, choice: r.Choice, text: r.Answer, by: []string{r.By}}
+	r := rt.Responses[0]
+	v := Verdict{Final: true, Status: r.Status, Choice: r.Choice, Text: r.Answer, By: []string{r.By}}
 	if r.Choice != 0 {
-		v.text = "" // the option's title, as a resolution that picks it writes
+		v.Text = "" // the option's title, as a resolution that picks it writes
 	}
 	return v
 }
@@ -190,17 +190,17 @@ func feedback(rs []Response, verdicts bool) string {
 // progress says where the responses stand: "2 of 3 responded; waiting for
 // carol; quorum 2 needs one more agreeing answer" while the question is
 // open, "3 of 3 responded" once it is final.
-func (rt routing) progress(open bool) string {
+func (rt Routing) progress(open bool) string {
 	responded, waiting := rt.slots()
-	s := fmt.Sprintf("%d of %d responded", responded, len(rt.route))
+	s := fmt.Sprintf("%d of %d responded", responded, len(rt.Route))
 	if !open {
 		return s
 	}
 	if len(waiting) > 0 {
 		s += "; waiting for " + strings.Join(waiting, ", ")
 	}
-	if v := rt.outcome(); v.need != "" {
-		s += "; " + v.need
+	if v := rt.Outcome(); v.Need != "" {
+		s += "; " + v.Need
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"slices"
@@ -16,16 +16,6 @@ const (
 	StatusAnswered = mdstore.StatusAnswered
 	StatusDropped  = mdstore.StatusDropped
 	StatusRejected = mdstore.StatusRejected
-)
-
-// Cursor statuses: the status key of state.md (mdstore.CursorStatuses).
-const (
-	CursorRunning  = mdstore.CursorRunning
-	CursorAwaiting = mdstore.CursorAwaiting
-	CursorBlocked  = mdstore.CursorBlocked
-	// CursorDone is DevRites' closed workflow: read and checked, never
-	// written by the engine.
-	CursorDone = mdstore.CursorDone
 )
 
 // Question is a question block as callers and JSON see it.
@@ -47,14 +37,15 @@ type Question struct {
 	// line: "agent" (relayed by an agent) or "elicitation" (the person's
 	// answer to the MCP client's form).
 	AnsweredVia string `json:"answered_via,omitempty"`
-	// here: this machine recorded the resolution as a person's own
-	// (streak.go); only such resolutions make a streak.
-	here        bool
-	Auto        string   `json:"auto,omitempty"`
-	Provisional bool     `json:"provisional,omitempty"`
-	Tags        []string `json:"tags,omitempty"`
-	Breakpoint  string   `json:"breakpoint,omitempty"`
-	Route       []string `json:"route,omitempty"`
+	// AnsweredHere: this machine recorded the resolution as a person's
+	// own (the engine's streak.go sets it); only such resolutions make a
+	// streak. Never in JSON.
+	AnsweredHere bool     `json:"-"`
+	Auto         string   `json:"auto,omitempty"`
+	Provisional  bool     `json:"provisional,omitempty"`
+	Tags         []string `json:"tags,omitempty"`
+	Breakpoint   string   `json:"breakpoint,omitempty"`
+	Route        []string `json:"route,omitempty"`
 	// Strategy, Responses, Progress and WaitingFor are those of a routed
 	// question (route.go).
 	Strategy         string     `json:"strategy,omitempty"`
@@ -72,13 +63,14 @@ type Question struct {
 	Awaited          bool       `json:"awaited,omitempty"` // the question state.md awaits (questions list and show)
 	// SignedBy is who signed the resolution ("principal SHA256:…");
 	// Unsigned says why a question a require-signature rule selects still
-	// holds the agent (signing.go).
+	// holds the agent (the engine's signing.go).
 	SignedBy string `json:"signed_by,omitempty"`
 	Unsigned string `json:"unsigned,omitempty"`
 	// Fingerprint is the question's identity (Fingerprint), set where the
 	// engine hands a question out; RenumberedFrom, the ids a merge took
 	// from it. Contested: a merge gave its id, or an id it had, to another
-	// open question, so a command names it with --fingerprint (pick.go).
+	// open question, so a command names it with --fingerprint (the engine's
+	// pick.go).
 	Fingerprint    string `json:"fingerprint,omitempty"`
 	RenumberedFrom string `json:"renumbered_from,omitempty"`
 	Contested      bool   `json:"contested,omitempty"`
@@ -88,50 +80,10 @@ type Question struct {
 	responsesErr error // why the responses field does not read, if it does not
 }
 
-// optionNumber returns where the text of an option starts after its number
-// ("  2. ", "3) "): blanks, digits, '.' or ')', and one blank or more; -1
-// when l does not start so. It runs for every option a command reads.
-func optionNumber(l string) int {
-	i := skipBlanks(l, 0)
-	j := i
-	for j < len(l) && l[j] >= '0' && l[j] <= '9' {
-		j++
-	}
-	if j == i || j == len(l) || l[j] != '.' && l[j] != ')' {
-		return -1
-	}
-	return afterMark(l, j+1)
-}
-
-// optionBullet is optionNumber for a bullet ("- ", "* ", "+ ").
-func optionBullet(l string) int {
-	i := skipBlanks(l, 0)
-	if i == len(l) || l[i] != '-' && l[i] != '*' && l[i] != '+' {
-		return -1
-	}
-	return afterMark(l, i+1)
-}
-
-// afterMark returns the index after the blanks at i, of which there must be
-// one at least, or -1.
-func afterMark(l string, i int) int {
-	if j := skipBlanks(l, i); j > i {
-		return j
-	}
-	return -1
-}
-
-// skipBlanks returns the index of the first byte from i that is not a space,
-// tab, line feed, form feed or carriage return.
-func skipBlanks(l string, i int) int {
-	for i < len(l) && strings.IndexByte(" \t\n\f\r", l[i]) >= 0 {
-		i++
-	}
-	return i
-}
-
 // FromBlock reads a question from its block in one pass over its fields;
-// the first field of a key wins. now decides "overdue".
+// the first field of a key wins. now decides "overdue". A routed
+// question's Progress and WaitingFor are filled from its responses
+// (FillRouting).
 func FromBlock(b *mdstore.Block, now time.Time) Question {
 	q := Question{QID: b.QID, Line: b.Line()}
 	var buf [32]string
@@ -153,7 +105,7 @@ func FromBlock(b *mdstore.Block, now time.Time) Question {
 		case "question":
 			q.Question = v
 		case "options":
-			q.Options = parseOptions(v)
+			q.Options = ParseOptions(v)
 		case "proposed":
 			q.Proposed = v
 		case "sla":
@@ -178,15 +130,15 @@ func FromBlock(b *mdstore.Block, now time.Time) Question {
 			v = strings.TrimSpace(v)
 			q.Provisional = v != "" && v != "0" && v != "false"
 		case "tags":
-			q.Tags = splitNames(v)
+			q.Tags = SplitNames(v)
 		case "breakpoint":
 			q.Breakpoint = v
 		case "route":
-			q.Route = splitNames(v)
+			q.Route = SplitNames(v)
 		case "strategy":
 			q.Strategy = strings.TrimSpace(v)
 		case "responses":
-			q.Responses, q.responsesErr = parseResponses(v)
+			q.Responses, q.responsesErr = ParseResponses(v)
 		case "blockingslices":
 			q.BlockingSlices = v
 		case "supersedes":
@@ -198,7 +150,7 @@ func FromBlock(b *mdstore.Block, now time.Time) Question {
 		case "remindedat":
 			q.RemindedAt = v
 		case "escalatedto":
-			q.EscalatedTo = splitNames(v)
+			q.EscalatedTo = SplitNames(v)
 		case "alwaysapprove":
 			q.AlwaysApprove = v
 		case "renumberedfrom":
@@ -217,16 +169,16 @@ func FromBlock(b *mdstore.Block, now time.Time) Question {
 	if strings.TrimSpace(q.SLA) == "" {
 		// DevRites writes no sla (its SLAs are per gate): the gate's
 		// default stands for it, for overdue, remind and what is shown.
-		q.SLA = defaultSLA[q.Gate]
+		q.SLA = DefaultSLA[q.Gate]
 	}
 	q.Overdue = q.overdue(now)
-	q.fillRouting()
+	q.FillRouting()
 	return q
 }
 
-// detached is q with a copy of each of its texts: a question read from a
+// Detached is q with a copy of each of its texts: a question read from a
 // file shares the file's memory, and keeps all of it while it is kept.
-func (q Question) detached() Question {
+func (q Question) Detached() Question {
 	for _, s := range []*string{&q.QID, &q.Status, &q.Slice, &q.Gate, &q.Question, &q.Proposed, &q.SLA,
 		&q.RaisedAt, &q.AnsweredAt, &q.AnsweredBy, &q.AnsweredVia, &q.Auto, &q.Breakpoint, &q.Strategy,
 		&q.Progress, &q.BlockingSlices, &q.Supersedes, &q.PreviousFeedback, &q.RemindedAt, &q.AlwaysApprove, &q.SignedBy, &q.Unsigned,
@@ -267,8 +219,8 @@ func cloneTexts(l []string) []string {
 	return out
 }
 
-// Atoi is v as a whole number (a choice, an option's number), blanks
-// around it ignored; nil when v is not one.
+// Atoi is the number a field's value holds (blanks around it allowed), or
+// nil when it holds none.
 func Atoi(v string) *int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
@@ -277,13 +229,13 @@ func Atoi(v string) *int {
 	return &n
 }
 
-// parseOptions returns the option texts of an "options" value, without their
+// ParseOptions returns the option texts of an "options" value, without their
 // numbers. A line that does not start with a number continues the option
 // before it. A list whose first line is a bullet ("- Banker's rounding")
 // is a list of bullets instead, each an option.
-func parseOptions(v string) []string {
+func ParseOptions(v string) []string {
 	out := []string{}
-	marker := optionNumber
+	marker := OptionNumber
 	if optionBullet(strings.TrimSpace(v)) >= 0 {
 		marker = optionBullet
 	}
@@ -301,41 +253,38 @@ func parseOptions(v string) []string {
 	return out
 }
 
-const recommended = " (Recommended)"
+// Recommended is the mark of the recommended option, after its title.
+const Recommended = " (Recommended)"
 
-// optionTitle is an option's text up to its rationale (" — …"), without the
+// EscapeHatch is the option the engine adds to every question's options.
+const EscapeHatch = "Something else — I'll describe it"
+
+// DefaultSLA is the SLA of each gate, for a question raised without one.
+var DefaultSLA = map[string]string{"advisory": "none", "validating": "4h", "blocking": "15m", "escalating": "24h"}
+
+// OptionTitle is an option's text up to its rationale (" — …"), without the
 // "(Recommended)" mark: what an answer that picks the option records.
-func optionTitle(opt string) string {
+func OptionTitle(opt string) string {
 	title, _, _ := strings.Cut(opt, " — ")
-	return strings.TrimSpace(strings.Replace(title, recommended, "", 1))
+	return strings.TrimSpace(strings.Replace(title, Recommended, "", 1))
 }
 
 // IsEscapeHatch reports whether an option is the escape hatch ("Something
 // else — …"): picked by its number alone it records nothing, so an answer
 // that picks it must come in words.
 func IsEscapeHatch(opt string) bool {
-	return strings.HasPrefix(strings.ToLower(optionTitle(opt)), "something else")
+	return strings.HasPrefix(strings.ToLower(OptionTitle(opt)), "something else")
 }
 
-// slaDuration returns the question's SLA as a duration; ok is false for
+// SLADuration returns the question's SLA as a duration; ok is false for
 // "none" or an SLA that does not parse.
-func (q Question) slaDuration() (time.Duration, bool) {
+func (q Question) SLADuration() (time.Duration, bool) {
 	return mdstore.ParseSLA(q.SLA)
 }
 
-// slaError says what is wrong with an SLA that is neither "none" nor valid,
-// or returns nil.
-func slaError(s string) error {
-	if mdstore.ValidSLA(s) {
-		return nil
-	}
-	if _, _, shaped := mdstore.SplitSLA(s); shaped && strings.Trim(s, "0smhd") != "" {
-		return mdstore.Errorf(ErrBadArgs, "SLA %q is longer than 365d", s)
-	}
-	return mdstore.Errorf(ErrBadArgs, "SLA %q is not none or a duration", s)
-}
-
-func (q Question) raisedTime() (time.Time, bool) {
+// RaisedTime is when the question was raised; ok is false when raised_at
+// does not read.
+func (q Question) RaisedTime() (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339, q.RaisedAt)
 	return t, err == nil
 }
@@ -345,14 +294,24 @@ func (q Question) overdue(now time.Time) bool {
 	if q.Status != StatusOpen {
 		return false
 	}
-	sla, ok := q.slaDuration()
-	raised, ok2 := q.raisedTime()
+	sla, ok := q.SLADuration()
+	raised, ok2 := q.RaisedTime()
 	return ok && ok2 && now.Sub(raised) > sla
+}
+
+// OverdueBy is how long past its SLA an open question is; 0 when it is not.
+func (q Question) OverdueBy(now time.Time) time.Duration {
+	sla, ok := q.SLADuration()
+	raised, ok2 := q.RaisedTime()
+	if q.Status != StatusOpen || !ok || !ok2 || now.Sub(raised) <= sla {
+		return 0
+	}
+	return now.Sub(raised) - sla
 }
 
 // Age is how long ago the question was raised, rounded for people.
 func (q Question) Age(now time.Time) string {
-	raised, ok := q.raisedTime()
+	raised, ok := q.RaisedTime()
 	if !ok {
 		return "?"
 	}
@@ -369,50 +328,9 @@ func (q Question) Age(now time.Time) string {
 	}
 }
 
-// ResolveCommand is the command a person runs to answer q, as every output,
-// hint and the notify hook (DEVRITES_RESUME) spell it: run as printed, with
-// the answer filled in, it records the answer on q. It names the workspace
-// (--slug) when the project has more than one, so that it never lands on a
-// question of another feature, and who answers (--by) when q checks its
-// responders: the one responder awaited, or "<one of: a, b>".
-func (e *Engine) ResolveCommand(q Question) string {
-	return "devrites-engine state resolve " + e.ResolveFlags(q) + pickFlag(q) + q.QID + ` "<answer>"`
-}
-
-// ResolveFlags are the flags of a command that resolves q, each followed
-// by a space: --slug and --by, when they are needed.
-func (e *Engine) ResolveFlags(q Question) string {
-	flags := ""
-	if e.severalWorkspaces() {
-		flags += "--slug " + shellWord(e.WS.Slug) + " "
-	}
-	if by := q.responderPlaceholder(); by != "" {
-		flags += "--by " + by + " "
-	}
-	return flags
-}
-
-// responderPlaceholder is the --by of q's resolve command: "" when anyone
-// may answer q (no strategy, or a route holding owner or any), else the
-// name of the one responder it awaits, or "<one of: …>" naming them.
-func (q Question) responderPlaceholder() string {
-	if !q.checksResponders() {
-		return ""
-	}
-	names := q.Awaits()
-	if len(names) == 1 {
-		return shellWord(names[0])
-	}
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = shellWord(n)
-	}
-	return "<one of: " + strings.Join(quoted, ", ") + ">"
-}
-
-// shellWord is s as one word of a shell command line: as it is when it
+// ShellWord is s as one word of a shell command line: as it is when it
 // holds only letters, digits and . _ @ + -, else in single quotes.
-func shellWord(s string) string {
+func ShellWord(s string) string {
 	plain := s != ""
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@+-", r)) {
@@ -425,23 +343,18 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// OneLine folds s onto one line: its runs of white space, line breaks
-// among them, become one space, and none is left at its ends. state.md
-// keeps text so (one line per key).
+// OneLine is s with its white space folded: its words, one blank between
+// each.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// OptionTitle is what an answer that picks the option records: its text up
-// to its rationale, without the "(Recommended)" mark.
-func OptionTitle(opt string) string { return optionTitle(opt) }
 
 // briefMax is how many characters of a person's or an agent's text an
 // error line quotes: an answer can be 100 KB, and a line that quotes it
 // whole drowns what failed.
 const briefMax = 80
 
-// brief is s on one line (OneLine), cut to briefMax characters with the
+// Brief is s on one line (OneLine), cut to briefMax characters with the
 // size of the whole when it is longer: for quoting text in error lines.
-func brief(s string) string {
+func Brief(s string) string {
 	s = OneLine(s)
 	if utf8.RuneCountInString(s) <= briefMax {
 		return s

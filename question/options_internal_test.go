@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"regexp"
@@ -11,7 +11,7 @@ var markerRefs = map[string]struct {
 	re *regexp.Regexp
 	fn func(string) int
 }{
-	"number": {regexp.MustCompile(`^\s*[0-9]+[.)]\s+`), optionNumber},
+	"number": {regexp.MustCompile(`^\s*[0-9]+[.)]\s+`), OptionNumber},
 	"bullet": {regexp.MustCompile(`^\s*[-*+]\s+`), optionBullet},
 }
 

@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"reflect"
@@ -27,7 +27,7 @@ func TestParseStrategy(t *testing.T) {
 		{"majority", "", 0, true},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			s, err := parseStrategy(tc.in)
+			s, err := ParseStrategy(tc.in)
 			if tc.bad {
 				if err == nil {
 					t.Fatalf("got %v, want an error", s)
@@ -56,71 +56,71 @@ func r(by, what string) Response {
 }
 
 func TestOutcome(t *testing.T) {
-	opts := []string{"Opt1 (Recommended) — why", "Opt2", escapeHatch}
+	opts := []string{"Opt1 (Recommended) — why", "Opt2", EscapeHatch}
 	for _, tc := range []struct {
 		name      string
-		route     string
-		strategy  string
-		responses []Response
-		want      verdict
+		Route     string
+		Strategy  string
+		Responses []Response
+		want      Verdict
 		progress  string
 	}{
 		{"single waits", "alice, bob", "single", nil,
-			verdict{need: "the first response decides"}, "0 of 2 responded; waiting for alice, bob; the first response decides"},
+			Verdict{Need: "the first response decides"}, "0 of 2 responded; waiting for alice, bob; the first response decides"},
 		{"single first", "alice, bob", "single", []Response{r("bob", "2")},
-			verdict{final: true, status: StatusAnswered, choice: 2, by: []string{"bob"}}, "1 of 2 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 2, By: []string{"bob"}}, "1 of 2 responded"},
 		{"first-response-wins reject", "alice, bob", "first-response-wins", []Response{r("alice", "!no")},
-			verdict{final: true, status: StatusRejected, text: "no", by: []string{"alice"}}, "1 of 2 responded"},
+			Verdict{Final: true, Status: StatusRejected, Text: "no", By: []string{"alice"}}, "1 of 2 responded"},
 		{"collect-all waits", "alice, bob, carol", "collect-all", []Response{r("alice", "1"), r("carol", "!no")},
-			verdict{}, "2 of 3 responded; waiting for bob"},
+			Verdict{}, "2 of 3 responded; waiting for bob"},
 		{"collect-all majority", "alice, bob, carol", "collect-all", []Response{r("alice", "1"), r("bob", "2"), r("carol", "opt2")},
-			verdict{final: true, status: StatusAnswered, choice: 2, by: []string{"bob", "carol"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 2, By: []string{"bob", "carol"}}, "3 of 3 responded"},
 		{"collect-all tie to the lower option", "a, b", "collect-all", []Response{r("a", "2"), r("b", "1")},
-			verdict{final: true, status: StatusAnswered, choice: 1, by: []string{"b"}}, "2 of 2 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 1, By: []string{"b"}}, "2 of 2 responded"},
 		{"collect-all option beats text in a tie", "a, b", "collect-all", []Response{r("a", "my own"), r("b", "2")},
-			verdict{final: true, status: StatusAnswered, choice: 2, by: []string{"b"}}, "2 of 2 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 2, By: []string{"b"}}, "2 of 2 responded"},
 		{"collect-all texts tie to the earlier", "a, b", "collect-all", []Response{r("a", "x"), r("b", "y")},
-			verdict{final: true, status: StatusAnswered, text: "x", by: []string{"a"}}, "2 of 2 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Text: "x", By: []string{"a"}}, "2 of 2 responded"},
 		{"collect-all identical texts", "a, b, c", "collect-all", []Response{r("a", "same"), r("b", "1"), r("c", "same")},
-			verdict{final: true, status: StatusAnswered, text: "same", by: []string{"a", "c"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Text: "same", By: []string{"a", "c"}}, "3 of 3 responded"},
 		{"collect-all texts differ in case", "a, b, c", "collect-all", []Response{r("a", "same"), r("b", "1"), r("c", "Same")},
-			verdict{final: true, status: StatusAnswered, choice: 1, by: []string{"b"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 1, By: []string{"b"}}, "3 of 3 responded"},
 		{"collect-all reject", "a, b, c", "collect-all", []Response{r("a", "!too risky\nsee the ADR"), r("b", "1"), r("c", "!no")},
-			verdict{final: true, status: StatusRejected, text: "a: too risky\na: see the ADR\nc: no", by: []string{"a", "c"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusRejected, Text: "a: too risky\na: see the ADR\nc: no", By: []string{"a", "c"}}, "3 of 3 responded"},
 		{"collect-all drops abstain", "a, b", "collect-all", []Response{r("a", "-later"), r("b", "2")},
-			verdict{final: true, status: StatusAnswered, choice: 2, by: []string{"b"}}, "2 of 2 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 2, By: []string{"b"}}, "2 of 2 responded"},
 		{"collect-all all dropped", "a, b", "collect-all", []Response{r("a", "-later"), r("b", "-never")},
-			verdict{final: true, status: StatusDropped, text: "a: later\nb: never", by: []string{"a", "b"}}, "2 of 2 responded"},
+			Verdict{Final: true, Status: StatusDropped, Text: "a: later\nb: never", By: []string{"a", "b"}}, "2 of 2 responded"},
 		{"collect-all owner", "alice, owner", "collect-all", []Response{r("dana", "1")},
-			verdict{}, "1 of 2 responded; waiting for alice"},
+			Verdict{}, "1 of 2 responded; waiting for alice"},
 		{"collect-all two unnamed for one owner", "alice, owner", "collect-all", []Response{r("dana", "1"), r("erin", "2")},
-			verdict{}, "1 of 2 responded; waiting for alice"},
+			Verdict{}, "1 of 2 responded; waiting for alice"},
 		{"quorum reached", "a, b, c", "quorum:2", []Response{r("a", "1"), r("b", "2"), r("c", "1")},
-			verdict{final: true, status: StatusAnswered, choice: 1, by: []string{"a", "c"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 1, By: []string{"a", "c"}}, "3 of 3 responded"},
 		{"quorum reached early", "a, b, c", "quorum:2", []Response{r("a", "2"), r("b", "opt2")},
-			verdict{final: true, status: StatusAnswered, choice: 2, by: []string{"a", "b"}}, "2 of 3 responded"},
+			Verdict{Final: true, Status: StatusAnswered, Choice: 2, By: []string{"a", "b"}}, "2 of 3 responded"},
 		{"quorum still reachable", "a, b, c", "quorum:2", []Response{r("a", "1"), r("b", "!no")},
-			verdict{need: "quorum 2 needs one more agreeing answer"}, "2 of 3 responded; waiting for c; quorum 2 needs one more agreeing answer"},
+			Verdict{Need: "quorum 2 needs one more agreeing answer"}, "2 of 3 responded; waiting for c; quorum 2 needs one more agreeing answer"},
 		{"quorum unreachable", "a, b, c", "quorum:2", []Response{r("a", "1"), r("b", "2"), r("c", "-later")},
-			verdict{final: true, status: StatusRejected, text: "a (answered option 1): opt1\nb (answered option 2): opt2\nc (dropped): later", by: []string{"a", "b", "c"}}, "3 of 3 responded"},
+			Verdict{Final: true, Status: StatusRejected, Text: "a (answered option 1): opt1\nb (answered option 2): opt2\nc (dropped): later", By: []string{"a", "b", "c"}}, "3 of 3 responded"},
 		{"quorum unreachable early", "a, b, c", "quorum:3", []Response{r("a", "!no")},
-			verdict{final: true, status: StatusRejected, text: "a: no", by: []string{"a"}}, "1 of 3 responded"},
+			Verdict{Final: true, Status: StatusRejected, Text: "a: no", By: []string{"a"}}, "1 of 3 responded"},
 		{"quorum all dropped", "a, b", "quorum:2", []Response{r("a", "-later")},
-			verdict{final: true, status: StatusDropped, text: "a: later", by: []string{"a"}}, "1 of 2 responded"},
+			Verdict{Final: true, Status: StatusDropped, Text: "a: later", By: []string{"a"}}, "1 of 2 responded"},
 		{"quorum any", "any, any", "quorum:2", []Response{r("x", "1")},
-			verdict{need: "quorum 2 needs one more agreeing answer"}, "1 of 2 responded; waiting for any; quorum 2 needs one more agreeing answer"},
+			Verdict{Need: "quorum 2 needs one more agreeing answer"}, "1 of 2 responded; waiting for any; quorum 2 needs one more agreeing answer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := Question{Status: StatusOpen, Route: splitNames(tc.route), Strategy: tc.strategy, Responses: tc.responses, Options: opts}
-			rt, err := q.routing()
+			q := Question{Status: StatusOpen, Route: SplitNames(tc.Route), Strategy: tc.Strategy, Responses: tc.Responses, Options: opts}
+			rt, err := q.Routing()
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := rt.outcome()
+			got := rt.Outcome()
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
-			if p := rt.progress(!got.final); p != tc.progress {
+			if p := rt.progress(!got.Final); p != tc.progress {
 				t.Errorf("progress: got %q, want %q", p, tc.progress)
 			}
 		})
@@ -128,17 +128,17 @@ func TestOutcome(t *testing.T) {
 }
 
 func TestResponder(t *testing.T) {
-	rt := routing{route: []string{"Alice", "bob"}}
+	rt := Routing{Route: []string{"Alice", "bob"}}
 	for _, tc := range []struct {
 		by, want string
 		ok       bool
 	}{{"alice", "Alice", true}, {"BOB", "bob", true}, {"carol", "", false}, {"owner", "", false}} {
-		if who, ok := rt.responder(tc.by); ok != tc.ok || ok && who != tc.want {
+		if who, ok := rt.Responder(tc.by); ok != tc.ok || ok && who != tc.want {
 			t.Errorf("responder(%q): got %q, %v; want %q, %v", tc.by, who, ok, tc.want, tc.ok)
 		}
 	}
-	rt.route = append(rt.route, "owner")
-	if who, ok := rt.responder("carol"); !ok || who != "carol" {
+	rt.Route = append(rt.Route, "owner")
+	if who, ok := rt.Responder("carol"); !ok || who != "carol" {
 		t.Errorf("with owner: got %q, %v; want carol, true", who, ok)
 	}
 }
@@ -164,7 +164,7 @@ func FuzzResponses(f *testing.F) {
 			{By: by2, At: "2026-11-29T14:05:00Z", Status: StatusRejected, Answer: clean(text2),
 				extra: []mdstore.KV{{Key: "note", Value: clean(text1)}}},
 		}
-		v := encodeResponses(rs)
+		v := EncodeResponses(rs)
 		qs := mdstore.ParseQuestions([]byte("# Questions\n\n## q-2026-11-29-001\nstatus: open\n"))
 		if err := qs.Set("q-2026-11-29-001", mdstore.KV{Key: "responses", Value: v}, mdstore.KV{Key: "answer", Value: ""}); err != nil {
 			t.Fatal(err)
@@ -173,7 +173,7 @@ func FuzzResponses(f *testing.F) {
 		if n := len(back.Blocks()); n != 1 {
 			t.Fatalf("%d blocks, want 1:\n%s", n, qs.Bytes())
 		}
-		got, err := parseResponses(back.Find("q-2026-11-29-001").Value("responses"))
+		got, err := ParseResponses(back.Find("q-2026-11-29-001").Value("responses"))
 		if err != nil || !reflect.DeepEqual(got, rs) {
 			t.Fatalf("got %#v, %v; want %#v\nfile:\n%s", got, err, rs, qs.Bytes())
 		}

@@ -1,4 +1,4 @@
-package engine
+package question
 
 import (
 	"reflect"
@@ -9,15 +9,15 @@ import (
 
 // A detached question holds none of the memory of the file it was read
 // from: every text of every field is a copy (a field added to Question
-// without a copy in detached fails here).
+// without a copy in Detached fails here).
 func TestDetachedSharesNoText(t *testing.T) {
 	src := strings.Repeat("x", 64)
 	in := unsafe.StringData(src)
 	var q Question
 	fill(reflect.ValueOf(&q).Elem(), src)
-	d := q.detached()
+	d := q.Detached()
 	if !reflect.DeepEqual(d, q) {
-		t.Fatalf("detached() = %+v, want %+v", d, q)
+		t.Fatalf("Detached() = %+v, want %+v", d, q)
 	}
 	walk(reflect.ValueOf(d), "Question", func(path string, s string) {
 		if p := unsafe.StringData(s); uintptr(unsafe.Pointer(p)) >= uintptr(unsafe.Pointer(in)) && uintptr(unsafe.Pointer(p)) < uintptr(unsafe.Pointer(in))+uintptr(len(src)) {
