@@ -15,7 +15,7 @@ import (
 )
 
 // The policy on configuration as config reads it: a file that does not
-// parse auto-picks nothing, and approval rules sit where docs/afk.md says.
+// parse auto-picks nothing, and approval rules sit where docs/afk-and-notify.md says.
 
 func writeAFK(t *testing.T, body string) string {
 	t.Helper()
