@@ -44,6 +44,13 @@ func readBuildInfo(bi *debug.BuildInfo) buildRecord {
 			r.modified = s.Value
 		}
 	}
+	// Go names a build from a checkout by a pseudo-version of its commit
+	// (v0.0.0-20261202003300-6702b038f31a, "+dirty" when modified): not a
+	// release, so it reads as devel with the commit. A tag on the commit
+	// itself is kept (v1.2.3).
+	if len(r.commit) >= 12 && strings.Contains(r.version, "-"+r.commit[:12]) {
+		r.version = ""
+	}
 	return r
 }
 

@@ -39,3 +39,20 @@ func TestReadBuildInfo(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+// TestReadBuildInfoPseudoVersion: a build from a clean checkout, which Go
+// names by a pseudo-version of the commit, is devel; a tag is kept.
+func TestReadBuildInfoPseudoVersion(t *testing.T) {
+	const commit = "6702b038f31a5c1e2d3f4a5b6c7d8e9f00112233"
+	for version, want := range map[string]string{
+		"v0.0.0-20261202003300-6702b038f31a":       "",
+		"v0.0.0-20261202003300-6702b038f31a+dirty": "",
+		"v1.2.4-0.20261202003300-6702b038f31a":     "",
+		"v1.2.3":                                   "v1.2.3",
+	} {
+		bi := &debug.BuildInfo{Main: debug.Module{Version: version}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: commit}}}
+		if got := readBuildInfo(bi).version; got != want {
+			t.Errorf("%s: version %q, want %q", version, got, want)
+		}
+	}
+}
