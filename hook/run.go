@@ -145,7 +145,7 @@ func (env Env) workspaces(project string) *workspaces {
 	for _, ws := range found {
 		eng, err := env.Open(ws)
 		if err == nil {
-			err = conflicted(ws)
+			err = conflicted(eng)
 		}
 		if err == nil {
 			w.engines = append(w.engines, eng)
@@ -166,14 +166,14 @@ func (env Env) workspaces(project string) *workspaces {
 // conflicted reports a workspace file that holds the markers of a merge
 // git left unresolved: the engine's reads may still parse it, but what it
 // says is one side's, and no resolution may be written through it.
-func conflicted(ws *mdstore.Workspace) error {
+func conflicted(eng *engine.Engine) error {
 	for _, name := range []string{mdstore.StateFile, mdstore.QuestionsFile, mdstore.DecisionsFile} {
-		b, err := os.ReadFile(ws.Path(name))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		b, _, err := eng.ReadUnlocked(name) // never waits on a pipe, never follows a link
+		if err != nil {
 			return err
 		}
 		if line := mdstore.ConflictLine(b); line > 0 {
-			return fmt.Errorf("%s:%d: unresolved merge conflict", ws.Path(name), line)
+			return fmt.Errorf("%s:%d: unresolved merge conflict", eng.WS.Path(name), line)
 		}
 	}
 	return nil
