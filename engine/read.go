@@ -226,6 +226,8 @@ type CheckResult struct {
 	// Unsigned are final questions a require-signature rule selects with
 	// no signature that counts: each holds the agent (signing.go).
 	Unsigned []question.Question `json:"unsigned,omitempty"`
+	// Awaited is the open question state.md awaits, nil when none.
+	Awaited *question.Question `json:"-"`
 }
 
 // Check says whether the agent may proceed: not while state.md is awaiting a
@@ -271,6 +273,10 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
 	r.Resolve = e.resolveAwaited(f)
+	if b := awaitedOpen(f); b != nil {
+		q := e.described(question.FromBlock(b, e.Now()), false)
+		r.Awaited = &q
+	}
 	if r.RescopePending = rescopePending(f.State); len(r.RescopePending) > 0 {
 		r.Reason += rescopeReason(f.Questions, r.RescopePending)
 	}

@@ -48,18 +48,6 @@ func (claude) Call(ev *Event) Call {
 	return Call{Kind: callOther}
 }
 
-func (claude) Reply(ev *Event, r Reply) Output {
-	switch {
-	case r.Deny != "":
-		return denyJSON(ev.Name, r.Deny)
-	case r.Block != "":
-		return blockJSON(r.Block)
-	case r.Context != "":
-		return contextJSON(ev.Name, r.Context)
-	}
-	return Output{}
-}
-
 func (claude) Project(ev *Event, getenv func(string) string) string {
 	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d

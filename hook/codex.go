@@ -63,21 +63,6 @@ func patchPaths(patch string) []string {
 	return out
 }
 
-func (codex) Reply(ev *Event, r Reply) Output {
-	switch {
-	case r.Deny != "" && ev.Name == PermissionRequest:
-		return jsonOut(map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": PermissionRequest, "decision": map[string]any{"behavior": "deny", "message": r.Deny}}})
-	case r.Deny != "":
-		return denyJSON(ev.Name, r.Deny)
-	case r.Block != "":
-		return blockJSON(r.Block)
-	case r.Context != "" && (ev.Name == UserPromptSubmit || ev.Name == SessionStart):
-		return contextJSON(ev.Name, r.Context)
-	}
-	return Output{}
-}
-
 func (codex) Project(ev *Event, _ func(string) string) string { return ev.Cwd }
 
 func (codex) Settings(scope, project, home string, getenv func(string) string) string {

@@ -21,10 +21,9 @@ const (
 // agent never answers, signs, trusts or always-approves for the person, and
 // never edits the workspace files or the hooks' settings with the
 // harness's edit tools. It returns the denial, or "".
-func always(c Call, g *guardPaths) string {
+func always(c Call, v shellVerdict, g *guardPaths) string {
 	switch c.Kind {
 	case callShell:
-		v := analyzeShell(c.Command, g.protected)
 		if v.forbidden == "question raise --answered" {
 			return "devrites-engine hook: refused `question raise --answered` (or --choice): the agent never records " +
 				"the person's pick itself. Raise the question without it (it pauses), then ask with AskUserQuestion: the hook " +
@@ -60,12 +59,12 @@ var mcpRead = map[string]bool{"get_state": true, "list_questions": true, "get_qu
 
 // reads reports whether a call only reads, or waits through the engine:
 // what stays allowed while a question awaits the person.
-func reads(c Call, g *guardPaths) bool {
+func reads(c Call, sh shellVerdict) bool {
 	switch c.Kind {
 	case callRead, callAsk:
 		return true
 	case callShell:
-		return analyzeShell(c.Command, g.protected).readOnly
+		return sh.readOnly
 	case callMCP:
 		return mcpRead[c.Tool] && strings.Contains(strings.ToLower(c.Server), "devrites")
 	}

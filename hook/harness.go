@@ -20,15 +20,12 @@ const (
 // send that the engine uses (docs/harness.md lists them). Other fields are
 // ignored.
 type Event struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath *string         `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	Name           string          `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
-	Prompt         string          `json:"prompt"`
-	Source         string          `json:"source"`
+	Cwd          string          `json:"cwd"`
+	Name         string          `json:"hook_event_name"`
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	Prompt       string          `json:"prompt"`
 }
 
 // decodeEvent reads one event: a JSON object with a hook_event_name.
@@ -90,8 +87,6 @@ type Harness interface {
 	Name() string
 	// Call reads an event's tool call.
 	Call(ev *Event) Call
-	// Reply words the engine's reply to ev in the harness's documented form.
-	Reply(ev *Event, r Reply) Output
 	// Project is the project directory of an event.
 	Project(ev *Event, getenv func(string) string) string
 	// Settings is the settings file holding the hooks, for scope ("project"
@@ -113,6 +108,23 @@ var Names = []string{"claude-code", "codex"}
 // Command is the command line a harness runs for a hook: the engine on
 // PATH. A harness that cannot find it fails open (docs/harness.md).
 func Command(h Harness) string { return "devrites-engine hook --harness " + h.Name() }
+
+// reply words the engine's reply to ev in the documented form both
+// harnesses share.
+func reply(ev *Event, r Reply) Output {
+	switch {
+	case r.Deny != "" && ev.Name == PermissionRequest:
+		return jsonOut(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": PermissionRequest, "decision": map[string]any{"behavior": "deny", "message": r.Deny}}})
+	case r.Deny != "":
+		return denyJSON(ev.Name, r.Deny)
+	case r.Block != "":
+		return blockJSON(r.Block)
+	case r.Context != "":
+		return contextJSON(ev.Name, r.Context)
+	}
+	return Output{}
+}
 
 // denyJSON is the hookSpecificOutput both harnesses read on exit 0 to refuse
 // a tool call: exactly the documented fields (Codex treats an unknown field

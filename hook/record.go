@@ -16,13 +16,9 @@ const Via = "chat"
 
 // prompt records a prompt in an answer form (chat.go); any other prompt,
 // or one while nothing awaits and no qid is named, passes untouched.
-func (env Env) prompt(ctx context.Context, ev *Event, w *workspaces) Reply {
-	a, ok := parseChat(ev.Prompt)
-	if !ok {
-		return Reply{}
-	}
+func (env Env) prompt(ctx context.Context, a chatAnswer, w *workspaces) Reply {
 	if w.err != nil {
-		return Reply{Block: "devrites-engine: nothing was recorded: the workspace cannot be read: " + oneLine(w.err.Error()) +
+		return Reply{Block: "devrites-engine: nothing was recorded: the workspace cannot be read: " + question.OneLine(w.err.Error()) +
 			"\nhint: run devrites-engine doctor"}
 	}
 	eng := (*engine.Engine)(nil)
@@ -73,12 +69,12 @@ func (env Env) asked(ctx context.Context, ev *Event, w *workspaces) Reply {
 		}
 		for _, q := range v.Open {
 			for _, t := range texts {
-				if oneLine(t) != oneLine(q.Question) || strings.TrimSpace(picks[t]) == "" {
+				if question.OneLine(t) != question.OneLine(q.Question) || strings.TrimSpace(picks[t]) == "" {
 					continue
 				}
 				res, err := env.record(ctx, e, engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: picks[t], Via: Via})
 				if err != nil {
-					said = append(said, "DevRites: the person's pick for "+q.QID+" was not recorded: "+oneLine(err.Error()))
+					said = append(said, "DevRites: the person's pick for "+q.QID+" was not recorded: "+question.OneLine(err.Error()))
 					continue
 				}
 				said = append(said, recorded(res, "in the question tool"))

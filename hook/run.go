@@ -38,18 +38,25 @@ func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
 		// in both harnesses, with the reason on stderr.
 		return Output{Stderr: "devrites-engine hook: " + err.Error() + "; refused until the hook can read it", Exit: 2}
 	}
-	if ev.Name == PreToolUse && h.Call(ev).Kind == callAsk {
-		// The harness's own question tool: allowed, and nothing printed
-		// (a hook that speaks for it has lost the person's answers).
-		return Output{}
-	}
-	switch {
-	case ev.Name == UserPromptSubmit:
-		if _, ok := parseChat(ev.Prompt); !ok {
+	call := h.Call(ev)
+	chat, isChat := parseChat(ev.Prompt)
+	switch ev.Name {
+	case PreToolUse:
+		if call.Kind == callAsk {
+			// The harness's own question tool: allowed, and nothing printed
+			// (a hook that speaks for it has lost the person's answers).
+			return Output{}
+		}
+	case PermissionRequest, SessionStart:
+	case PostToolUse:
+		if call.Kind != callAsk {
+			return Output{}
+		}
+	case UserPromptSubmit:
+		if !isChat {
 			return Output{} // talk, not an answer: untouched, and nothing read
 		}
-	case ev.Name == PostToolUse && h.Call(ev).Kind != callAsk,
-		ev.Name != PreToolUse && ev.Name != PermissionRequest && ev.Name != SessionStart && ev.Name != PostToolUse:
+	default:
 		return Output{} // no event the engine has a word for
 	}
 	project := h.Project(ev, env.Getenv)
@@ -57,7 +64,7 @@ func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
 		project, _ = os.Getwd()
 	}
 	w := env.workspaces(project)
-	if w.none {
+	if w.err == nil && len(w.engines) == 0 {
 		return Output{} // no workspace: the hook has nothing to guard
 	}
 	g := &guardPaths{cwd: ev.Cwd}
@@ -66,16 +73,14 @@ func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
 	}
 	switch ev.Name {
 	case PreToolUse, PermissionRequest:
-		return h.Reply(ev, Reply{Deny: preToolUse(h.Call(ev), g, w)})
+		return reply(ev, Reply{Deny: preToolUse(call, g, w)})
 	case UserPromptSubmit:
-		return h.Reply(ev, env.prompt(ctx, ev, w))
+		return reply(ev, env.prompt(ctx, chat, w))
 	case PostToolUse:
-		if h.Call(ev).Kind == callAsk {
-			return h.Reply(ev, env.asked(ctx, ev, w))
-		}
+		return reply(ev, env.asked(ctx, ev, w))
 	case SessionStart:
 		if w.err == nil && w.paused != nil {
-			return h.Reply(ev, Reply{Context: sessionContext(w.paused)})
+			return reply(ev, Reply{Context: sessionContext(w.paused)})
 		}
 	}
 	return Output{}
@@ -83,14 +88,18 @@ func Handle(ctx context.Context, h Harness, stdin []byte, env Env) Output {
 
 // preToolUse is the tool-call guard's verdict: a denial, or "".
 func preToolUse(c Call, g *guardPaths, w *workspaces) string {
-	if d := always(c, g); d != "" {
+	var sh shellVerdict
+	if c.Kind == callShell {
+		sh = analyzeShell(c.Command, g.protected)
+	}
+	if d := always(c, sh, g); d != "" {
 		return d
 	}
 	if w.err != nil {
 		return "devrites-engine hook: the workspace cannot be read, so no tool call goes ahead until it is mended: " +
-			oneLine(w.err.Error()) + ". Tell the person; they run devrites-engine doctor. " + doWait + "."
+			question.OneLine(w.err.Error()) + ". Tell the person; they run devrites-engine doctor. " + doWait + "."
 	}
-	if w.paused != nil && !reads(c, g) {
+	if w.paused != nil && !reads(c, sh) {
 		return "devrites-engine hook: " + pausedWords(w.paused) + " Until the person answers, only reading is allowed " +
 			"(and devrites-engine state show|check, questions list|show, wait). " + doWait + "."
 	}
@@ -106,7 +115,6 @@ type pause struct {
 
 // workspaces is what the hook found of the project's workspaces.
 type workspaces struct {
-	none    bool // no .devrites directory, or no workspace in it
 	err     error
 	paused  *pause
 	engines []*engine.Engine
@@ -120,12 +128,10 @@ func (env Env) workspaces(project string) *workspaces {
 	loc := env.Locate(project)
 	devrites, err := mdstore.DevritesDir(loc)
 	if err != nil && loc.Workspace == "" {
-		if errors.Is(err, mdstore.ErrNoWorkspace) {
-			w.none = true
-		} else {
+		if !errors.Is(err, mdstore.ErrNoWorkspace) {
 			w.err = err
 		}
-		return w
+		return w // no .devrites: nothing to guard
 	}
 	var found []*mdstore.Workspace
 	ws, err := mdstore.Find(loc)
@@ -134,10 +140,6 @@ func (env Env) workspaces(project string) *workspaces {
 		found = []*mdstore.Workspace{ws}
 	case noActive(devrites, loc):
 		found = mdstore.Workspaces(devrites)
-		if len(found) == 0 {
-			w.none = true
-			return w
-		}
 	default:
 		w.err = err
 		return w
@@ -151,8 +153,7 @@ func (env Env) workspaces(project string) *workspaces {
 			w.engines = append(w.engines, eng)
 			var r *engine.CheckResult
 			if r, err = eng.Check(false); err == nil && !r.Proceed && w.paused == nil {
-				w.paused = &pause{eng: eng, reason: r.Reason}
-				w.paused.question, err = awaitedQuestion(eng)
+				w.paused = &pause{eng: eng, reason: r.Reason, question: r.Awaited}
 			}
 		}
 		if err != nil {
@@ -183,35 +184,20 @@ func conflicted(eng *engine.Engine) error {
 // file that is absent or empty. An ACTIVE that holds something else (a
 // conflict, a bad slug) is an error, not an absence.
 func noActive(devrites string, loc mdstore.Locator) bool {
-	if devrites == "" || loc.Slug != "" || loc.Workspace != "" {
+	if loc.Slug != "" || loc.Workspace != "" {
 		return false
 	}
 	b, err := os.ReadFile(filepath.Join(devrites, "ACTIVE"))
 	return errors.Is(err, os.ErrNotExist) || err == nil && strings.TrimSpace(string(b)) == ""
 }
 
-// awaitedQuestion is the open question state.md awaits, nil when none.
-func awaitedQuestion(eng *engine.Engine) (*question.Question, error) {
-	v, err := eng.Show()
-	if err != nil {
-		return nil, err
-	}
-	id := v.Awaiting[mdstore.Canon("question_id")]
-	for i := range v.Open {
-		if v.Open[i].QID == id {
-			return &v.Open[i], nil
-		}
-	}
-	return nil, nil
-}
-
 // pausedWords names what the workspace awaits.
 func pausedWords(p *pause) string {
 	if q := p.question; q != nil {
 		// Not the cursor's next_action: it is the agent's own command.
-		return fmt.Sprintf("%s awaits the person: %q.", q.QID, oneLine(q.Question))
+		return fmt.Sprintf("%s awaits the person: %q.", q.QID, question.OneLine(q.Question))
 	}
-	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + oneLine(p.reason) + "."
+	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + question.OneLine(p.reason) + "."
 }
 
 // sessionContext is what a resuming session is told.
@@ -222,5 +208,3 @@ func sessionContext(p *pause) string {
 	}
 	return s
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

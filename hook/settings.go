@@ -188,9 +188,6 @@ func Uninstall(h Harness, path string, dryRun bool) (Change, error) {
 	if err != nil || !exists {
 		return ch, err
 	}
-	if _, _, err := hooksOf(path, s); err != nil {
-		return Change{}, err
-	}
 	for _, e := range h.Entries() {
 		for {
 			root, hooks, err := hooksOf(path, s)

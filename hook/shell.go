@@ -73,14 +73,9 @@ func walkShell(src string, protected func(string) bool, v *shellVerdict, depth i
 			}
 		case *syntax.CallExpr:
 			callOf(n, src, protected, v, depth)
-		case *syntax.BinaryCmd, *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause,
-			*syntax.ForClause, *syntax.CaseClause, *syntax.File:
-			// Structure only: the calls inside are visited.
 		case *syntax.FuncDecl, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause,
-			*syntax.CoprocClause, *syntax.TimeClause:
-			if _, ok := n.(*syntax.TimeClause); !ok {
-				v.readOnly = false
-			}
+			*syntax.CoprocClause:
+			v.readOnly = false // not a read; the calls inside are visited all the same
 		}
 		return true
 	})
@@ -365,7 +360,7 @@ func readTool(prog string, args []string) bool {
 
 func sedInPlace(args []string) bool {
 	for _, a := range args {
-		if a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
+		if a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
 			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i")) {
 			return true
 		}
@@ -378,9 +373,7 @@ func writer(prog string, args []string) bool {
 	switch prog {
 	case "tee", "cp", "mv", "rm", "truncate", "ln", "install", "touch", "chmod", "dd", "rsync", "unlink":
 		return true
-	case "sed":
-		return sedInPlace(args)
-	case "perl", "ruby":
+	case "sed", "perl", "ruby":
 		return sedInPlace(args)
 	}
 	return false
