@@ -46,6 +46,9 @@ func isTerminal(v any) bool {
 // resolveAtTerminal is `state resolve <qid>` with no answer, at a terminal.
 func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 	eng, err := e.openFor(id)
+	if err == nil {
+		err = e.atTerminal(eng)
+	}
 	if err != nil {
 		return err
 	}
@@ -77,9 +80,6 @@ func resolveAtTerminal(c *cli.Context, e *env, id string) error {
 // A resolution the engine refuses as bad arguments (an option that does not
 // exist) is shown and asked again (ok false); other errors end the command.
 func resolveOne(e *env, eng *engine.Engine, r answerOf) (bool, error) {
-	if err := e.atTerminal(eng); err != nil {
-		return false, err
-	}
 	r.Resolution.Via = e.via()
 	res, err := eng.Resolve(e.ctx, []engine.Resolution{r.Resolution}, r.By)
 	if errors.Is(err, engine.ErrBadArgs) {
@@ -109,6 +109,11 @@ func cmdAnswer(c *cli.Context) error {
 	engines, err := e.openAll()
 	if err != nil {
 		return err
+	}
+	for _, eng := range engines {
+		if err := e.atTerminal(eng); err != nil {
+			return err
+		}
 	}
 	type asked struct {
 		eng *engine.Engine

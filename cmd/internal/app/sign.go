@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/devrites/devrites-engine/config"
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
@@ -40,12 +41,8 @@ func signingKey() (string, error) {
 		return "", mdstore.Errorf(engine.ErrBadArgs, "%v", err)
 	}
 	if cfg.SigningKey == "" {
-		where := cfg.Path()
-		if where == "" {
-			where = "$XDG_CONFIG_HOME/devrites-engine/config.yaml"
-		}
 		return "", mdstore.Errorf(engine.ErrBadArgs, "no signing key is configured").
-			Hint("add signing_key: ~/.ssh/id_ed25519.pub to " + where + " (docs/signing.md)")
+			Hint("add signing_key: ~/.ssh/id_ed25519.pub to " + cfg.Path() + " (docs/signing.md)")
 	}
 	return cfg.SigningKey, nil
 }
@@ -68,6 +65,9 @@ func (e *env) atTerminal(eng *engine.Engine) error {
 		return mdstore.Errorf(engine.ErrBadArgs, "%v", err)
 	}
 	if cfg.Name != "" {
+		if err := config.CheckName("name ("+cfg.Path()+")", cfg.Name); err != nil {
+			return err
+		}
 		eng.Actor = cfg.Name
 	}
 	if cfg.SigningKey != "" {
