@@ -26,7 +26,7 @@ import (
 // require-signature rule concerns it.
 func (d *checkup) checkSignatures(w *wsFiles) {
 	var allowed *sign.Allowed
-	var sigs map[string]string // by entry title, read once
+	var entries map[string]*mdstore.Block // decisions.md's signed entries, by title, read once
 	rules := d.e.Rules.Requires()
 	for _, b := range w.Questions.Blocks() {
 		if b.Row() {
@@ -36,15 +36,15 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 		if v[0] == question.StatusOpen || v[0] == "" {
 			continue
 		}
-		if sigs == nil {
-			sigs = map[string]string{}
-			for _, e := range d.ledgerOf(w.Decisions) {
-				if sig, _ := e.Peek(engine.FieldSignature); sig[0] != "" {
-					sigs[e.QID] = sig[0]
-				}
-			}
+		if entries == nil {
+			entries = engine.SignedEntries(d.ledgerOf(w.Decisions))
 		}
-		sig := sigs[engine.DecisionHeading(b.QID, v[0])]
+		entry := entries[engine.DecisionHeading(b.QID, v[0])]
+		var sig string
+		if entry != nil {
+			s, _ := entry.Peek(engine.FieldSignature)
+			sig = s[0]
+		}
 		if sig == "" && v[1] == "" && !rules {
 			continue
 		}
@@ -61,11 +61,11 @@ func (d *checkup) checkSignatures(w *wsFiles) {
 					Mend: "fix the line (principals, then namespaces=, valid-after=, valid-before=, then the key), or trust the file here"})
 			}
 		}
-		d.checkSignature(w, q, sig, required, *allowed)
+		d.checkSignature(q, entry, sig, required, *allowed)
 	}
 }
 
-func (d *checkup) checkSignature(w *wsFiles, q question.Question, sig string, required bool, allowed sign.Allowed) {
+func (d *checkup) checkSignature(q question.Question, entry *mdstore.Block, sig string, required bool, allowed sign.Allowed) {
 	signAgain := "a person reads the decision and signs it: devrites-engine sign " + q.QID
 	sev := doctor.SevWarning
 	if required {
@@ -90,7 +90,7 @@ func (d *checkup) checkSignature(w *wsFiles, q question.Question, sig string, re
 			Mend: "list the key for " + q.AnsweredBy + " in .devrites/allowed_signers (then trust it) or this machine's allowed_signers; or " + signAgain}))
 	case err != nil:
 		d.Add(at(doctor.Finding{Severity: doctor.SevError, Kind: "signature",
-			Problem: q.QID + ": the signature does not verify: the record changed after it was signed" + d.whatDiffers(w, q, sig, allowed),
+			Problem: q.QID + ": the signature does not verify: the record changed after it was signed" + d.whatDiffers(q, entry, sig, allowed),
 			Mend:    "restore what was signed from version control, or " + signAgain + " (doctor --fix never adds or removes a signature)"}))
 	case q.SignedBy != signed.String():
 		d.Add(at(doctor.Finding{Severity: doctor.SevWarning, Kind: "signature",
@@ -102,13 +102,7 @@ func (d *checkup) checkSignature(w *wsFiles, q question.Question, sig string, re
 // whatDiffers names the fields in which questions.md's block differs from
 // what was signed, when the decision entry still holds what was signed
 // (its copy of the answer, choice, answered_by and answered_at); else "".
-func (d *checkup) whatDiffers(w *wsFiles, q question.Question, sig string, allowed sign.Allowed) string {
-	var entry *mdstore.Block
-	for _, b := range d.ledgerOf(w.Decisions) {
-		if b.QID == engine.DecisionHeading(q.QID, q.Status) {
-			entry = b
-		}
-	}
+func (d *checkup) whatDiffers(q question.Question, entry *mdstore.Block, sig string, allowed sign.Allowed) string {
 	if entry == nil {
 		return ""
 	}

@@ -282,7 +282,8 @@ func (e *Engine) answer(f *Files, id string, r resolution, by, auto string) (que
 // question as it now reads. The decision copies b's fields before the
 // edit, which moves the lines b was read from.
 func (e *Engine) record(f *Files, b *mdstore.Block, q question.Question, r resolution, by, auto string) (question.Question, error) {
-	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: e.timestamp()}, {Key: "answer", Value: r.text}}
+	at := e.timestamp()
+	kvs := []mdstore.KV{{Key: "status", Value: r.kind}, {Key: "answered_at", Value: at}, {Key: "answer", Value: r.text}}
 	if r.choice != 0 {
 		kvs = append(kvs, mdstore.KV{Key: "choice", Value: strconv.Itoa(r.choice)})
 	}
@@ -293,7 +294,12 @@ func (e *Engine) record(f *Files, b *mdstore.Block, q question.Question, r resol
 	if auto != "" {
 		kvs = append(kvs, mdstore.KV{Key: "auto", Value: auto})
 	}
-	signature, kvs, err := e.signAnswer(q, kvs, auto)
+	signed := q // the block as kvs leave it: a choice not given stays
+	signed.Status, signed.AnsweredAt, signed.Answer, signed.AnsweredBy = r.kind, at, &r.text, by
+	if r.choice != 0 {
+		signed.Choice = &r.choice
+	}
+	signature, kvs, err := e.signAnswer(signed, kvs, auto)
 	if err != nil {
 		return question.Question{}, fmt.Errorf("%s: %w", b.QID, err)
 	}

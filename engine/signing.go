@@ -3,10 +3,10 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,14 +120,16 @@ func (e *Engine) projectSigners() (data []byte, path string, untrusted *config.U
 		return nil, "", nil, ""
 	}
 	path = filepath.Join(e.WS.Devrites, AllowedSignersFile)
-	fi, err := os.Lstat(path)
+	fh, err := mdstore.OpenRegular(path, os.O_RDONLY, 0) // never follows a link
+	var nr *mdstore.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, path, nil, ""
-	case err == nil && !fi.Mode().IsRegular():
+	case errors.As(err, &nr):
 		return nil, path, nil, path + " is not a regular file: its signers are not used"
 	case err == nil:
-		data, err = os.ReadFile(path)
+		data, err = io.ReadAll(fh)
+		fh.Close()
 	}
 	if err != nil {
 		return nil, path, nil, fmt.Sprintf("%s: %v: its signers are not used", path, err)
@@ -160,21 +162,35 @@ func VerifyStatement(st sign.Statement, sig string, allowed sign.Allowed) (sign.
 	return sign.Verify(msg, sig, allowed, st.AnsweredBy, at)
 }
 
-// decisionValue is a field of the decision entry "id status", "" when
-// there is none.
-func decisionValue(decisions []byte, id, status, key string) string {
-	title := DecisionHeading(id, status)
-	for _, b := range mdstore.DecisionBlocks(decisions) {
-		if b.QID == title {
-			return b.Value(key)
+// SignedEntries is decisions.md's signed entries by title: of each
+// title, its first entry (the one mdstore.SetDecisionFields writes), when
+// that entry holds a signature. Entries are looked at (Peek), not read,
+// and only signed ones are kept: a large ledger is mostly unsigned.
+func SignedEntries(ledger []*mdstore.Block) map[string]*mdstore.Block {
+	out := map[string]*mdstore.Block{}
+	for i := len(ledger) - 1; i >= 0; i-- { // from the end: a title's first entry has the last word
+		b := ledger[i]
+		if v, _ := b.Peek(FieldSignature); strings.TrimSpace(v[0]) != "" {
+			out[b.QID] = b
+		} else {
+			delete(out, b.QID)
 		}
 	}
-	return ""
+	return out
 }
 
-// unsignedText is what holds the agent on a question a rule requires a
-// signature of.
-func unsignedText(q question.Question) string {
+// signatureOf is the signature an entry of SignedEntries holds, "" for none.
+func signatureOf(entry *mdstore.Block) string {
+	if entry == nil {
+		return ""
+	}
+	v, _ := entry.Peek(FieldSignature)
+	return v[0]
+}
+
+// UnsignedText is what holds the agent on a question a rule requires a
+// signature of, as every command says it.
+func UnsignedText(q question.Question) string {
 	return fmt.Sprintf("%s %s, not yet signed: sign it with devrites-engine sign %s", q.QID, q.Status, q.QID)
 }
 
@@ -183,9 +199,8 @@ func unsignedText(q question.Question) string {
 // needs them.
 type holds struct {
 	e       *Engine
-	sigs    map[string]string // decisions.md's signatures by entry title
+	entries map[string]*mdstore.Block // decisions.md's signed entries by title
 	allowed sign.Allowed
-	read    bool
 }
 
 // held marks q.Unsigned when q is final, a require-signature rule selects
@@ -194,19 +209,13 @@ func (h *holds) held(q *question.Question) bool {
 	if q.Status == question.StatusOpen || h.e.RequiresSignature(*q) == nil {
 		return false
 	}
-	if !h.read {
+	if h.entries == nil {
 		// One pass over decisions.md, not one per question.
-		h.read = true
 		decisions, _, _ := h.e.ReadUnlocked(mdstore.DecisionsFile) // unreadable: no signature counts
-		h.sigs = map[string]string{}
-		for _, b := range mdstore.DecisionBlocks(decisions) {
-			if sig := b.Value(FieldSignature); sig != "" {
-				h.sigs[strings.Clone(b.QID)] = strings.Clone(sig)
-			}
-		}
+		h.entries = SignedEntries(mdstore.DecisionBlocks(decisions))
 		h.allowed, _ = h.e.AllowedSigners()
 	}
-	sig := h.sigs[DecisionHeading(q.QID, q.Status)]
+	sig := signatureOf(h.entries[DecisionHeading(q.QID, q.Status)])
 	if strings.TrimSpace(sig) == "" {
 		q.Unsigned = fmt.Errorf("%w: no signature", ErrSignature).Error()
 		return true
@@ -242,21 +251,6 @@ func (e *Engine) unsigned(f *Files) []question.Question {
 func (e *Engine) signAnswer(q question.Question, kvs []mdstore.KV, auto string) (string, []mdstore.KV, error) {
 	if e.signer == nil || auto != "" {
 		return "", kvs, nil
-	}
-	for _, kv := range kvs {
-		switch kv.Key {
-		case "status":
-			q.Status = kv.Value
-		case "answered_at":
-			q.AnsweredAt = kv.Value
-		case "answer":
-			q.Answer = &kv.Value
-		case "choice":
-			n, _ := strconv.Atoi(kv.Value)
-			q.Choice = &n
-		case "answered_by":
-			q.AnsweredBy = kv.Value
-		}
 	}
 	st := StatementOf(e.WS.Slug, q)
 	signed, sig, err := e.signStatement(e.signer, st)
@@ -296,7 +290,7 @@ func (e *Engine) holdUnsigned(f *Files, r *CheckResult) {
 		// One command a person can run; the rest are in Unsigned (JSON)
 		// and doctor's report.
 		r.Proceed = false
-		r.Reason = unsignedText(r.Unsigned[0])
+		r.Reason = UnsignedText(r.Unsigned[0])
 		if n := len(r.Unsigned) - 1; n > 0 {
 			r.Reason += fmt.Sprintf("; %d more resolution(s) not yet signed (devrites-engine doctor lists them)", n)
 		}
@@ -306,7 +300,3 @@ func (e *Engine) holdUnsigned(f *Files, r *CheckResult) {
 // heldOne is held for one question (Wait): a final question that still
 // holds the agent is waited on until it is signed.
 func (e *Engine) heldOne(q *question.Question) bool { return (&holds{e: e}).held(q) }
-
-// UnsignedText is what a command says of a question that holds the agent
-// for its signature.
-func UnsignedText(q question.Question) string { return unsignedText(q) }

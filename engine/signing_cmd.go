@@ -82,5 +82,5 @@ func (e *Engine) StoredSignature(q question.Question) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return decisionValue(b, q.QID, q.Status, FieldSignature), nil
+	return signatureOf(SignedEntries(mdstore.DecisionBlocks(b))[DecisionHeading(q.QID, q.Status)]), nil
 }

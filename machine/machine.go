@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -68,17 +69,10 @@ func Load() (Config, error) {
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
-	if rest, ok := cutHome(c.SigningKey); ok {
+	if rest, ok := strings.CutPrefix(c.SigningKey, "~/"); ok && rest != "" {
 		if home := os.Getenv("HOME"); filepath.IsAbs(home) {
 			c.SigningKey = filepath.Join(home, rest)
 		}
 	}
 	return c, nil
-}
-
-func cutHome(p string) (string, bool) {
-	if len(p) > 2 && p[:2] == "~/" {
-		return p[2:], true
-	}
-	return "", false
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -72,26 +70,6 @@ func ParseAllowed(file string, data []byte) Allowed {
 		a.Signers = append(a.Signers, s)
 	}
 	return a
-}
-
-// LoadAllowed reads the files that exist among paths, in order; a missing
-// file is no signers.
-func LoadAllowed(paths ...string) (Allowed, error) {
-	var a Allowed
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return a, err
-		}
-		a.Add(ParseAllowed(p, data))
-	}
-	return a, nil
 }
 
 // Add appends o's signers and problems.

@@ -63,11 +63,8 @@ func At(file string) *Store { return &Store{path: file} }
 // else $HOME/.config/devrites-engine/trust. It reads nothing yet.
 func Open() (*Store, error) {
 	dir, err := machine.Dir()
-	if errors.Is(err, machine.ErrNoHome) {
+	if err != nil { // machine.ErrNoHome, its one error
 		return nil, fmt.Errorf("%w, so there is no trust store", machine.ErrNoHome)
-	}
-	if err != nil {
-		return nil, err
 	}
 	return At(filepath.Join(dir, "trust")), nil
 }
