@@ -92,8 +92,12 @@ func (x *tty) start(args ...string) {
 		line += " '" + a + "'"
 	}
 	line += "; echo EXIT=$?; sleep 60"
-	// remain-on-exit keeps the screen readable after Ctrl-C ends the pane.
-	cmd := exec.Command("tmux", "-S", x.sock, "-f", "/dev/null", "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+	// remain-on-exit keeps the screen readable after Ctrl-C ends the pane;
+	// exit-empty off keeps the server up between the sessions of one test
+	// (a server whose last session was killed may still be exiting when
+	// the next new-session reaches it).
+	cmd := exec.Command("tmux", "-S", x.sock, "-f", "/dev/null", "start-server", ";", "set-option", "-s", "exit-empty", "off", ";",
+		"set-option", "-g", "remain-on-exit", "on", ";",
 		"new-session", "-d", "-s", "t", "-x", "120", "-y", "50", "-c", x.dir, line)
 	cmd.Env = append(os.Environ(), "TMUX=") // never attach to the caller's tmux
 	if out, err := cmd.CombinedOutput(); err != nil {
