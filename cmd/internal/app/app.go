@@ -385,9 +385,15 @@ func (e *env) print(v any, text string) {
 
 // warn keeps warnings for the end of the command: after its output, or
 // after the decisive line of an error (which stays the first line on
-// stderr), or inside the JSON error object.
+// stderr), or inside the JSON error object. A warning kept already is not
+// kept again: the project's files warn once, however many of its
+// workspaces a command opens.
 func (e *env) warn(ws []string) {
-	*e.warnings = append(*e.warnings, ws...)
+	for _, w := range ws {
+		if !slices.Contains(*e.warnings, w) {
+			*e.warnings = append(*e.warnings, w)
+		}
+	}
 }
 
 // flushWarnings prints the warnings kept so far, for a person answering
