@@ -28,7 +28,7 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 		return nil, err
 	}
 	defer g.close()
-	revs, err := findRevs(ctx, g, p, base, ours, theirs)
+	revs, mergeBase, err := findRevs(ctx, g, p, base, ours, theirs)
 	if err != nil {
 		return nil, err
 	}
@@ -43,23 +43,23 @@ func siblingPlan(ctx context.Context, p string, base, ours, theirs merge.Source)
 			return b, err
 		})
 	}
-	return merge.PlanIn(qs[0], qs[1], qs[2], reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs))
+	return merge.PlanIn(qs[0], qs[1], qs[2], reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs[2], mergeBase))
 }
 
 // findRevs finds the commits (base, ours, theirs) whose versions of p are
 // the ones git gave the driver; ours is "" for the index, and the base ""
-// when there is no common history.
-func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merge.Source) ([3]string, error) {
+// when there is no common history. mergeBase is the first merge base of
+// HEAD and theirs, "" when there is none.
+func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merge.Source) (revs [3]string, mergeBase string, err error) {
 	type version struct {
 		sum   [32]byte
 		empty bool
 	}
-	var revs [3]string
 	var vs [3]version
 	for i, src := range []merge.Source{base, ours, theirs} {
 		b, err := src.Bytes()
 		if err != nil {
-			return revs, err
+			return revs, "", err
 		}
 		vs[i] = version{sha256.Sum256(b), len(b) == 0}
 	}
@@ -76,7 +76,7 @@ func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merg
 		}
 	}
 	if !found {
-		return revs, fmt.Errorf("cannot tell which commit is ours: HEAD's %s is not the one git merges", p)
+		return revs, "", fmt.Errorf("cannot tell which commit is ours: HEAD's %s is not the one git merges", p)
 	}
 	theirsRev := ""
 	for _, stage := range []func(context.Context, string) []string{namedTheirs, searchTheirs} {
@@ -91,7 +91,7 @@ func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merg
 		}
 	}
 	if theirsRev == "" {
-		return revs, fmt.Errorf("cannot tell which commit is theirs, to read its %s", sib)
+		return revs, "", fmt.Errorf("cannot tell which commit is theirs, to read its %s", sib)
 	}
 	var bases []string
 	for i := 1; i <= 8; i++ {
@@ -108,10 +108,13 @@ func findRevs(ctx context.Context, g *catFile, p string, base, ours, theirs merg
 			break
 		}
 	}
-	if baseRev == "" && len(mergeBases) > 0 {
-		baseRev = mergeBases[0] // a virtual base: the first real one stands for it
+	if len(mergeBases) > 0 {
+		mergeBase = mergeBases[0]
 	}
-	return [3]string{baseRev, oursRev, theirsRev}, nil
+	if baseRev == "" {
+		baseRev = mergeBase // a virtual base: the first real one stands for it
+	}
+	return [3]string{baseRev, oursRev, theirsRev}, mergeBase, nil
 }
 
 // namedTheirs are the commits that git names as the one merged in, most

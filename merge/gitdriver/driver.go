@@ -142,9 +142,9 @@ func projectOf(ctx context.Context, p, o, a, b string) merge.Project {
 		return merge.Project{}
 	}
 	defer g.close()
-	revs, err := findRevs(ctx, g, p, merge.File(o), merge.File(a), merge.File(b))
+	revs, mergeBase, err := findRevs(ctx, g, p, merge.File(o), merge.File(a), merge.File(b))
 	if err != nil {
 		return merge.Project{}
 	}
-	return reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs)
+	return reserved(ctx, g, path.Dir(filepath.ToSlash(p)), revs[2], mergeBase)
 }

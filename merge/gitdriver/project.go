@@ -27,10 +27,11 @@ import (
 type wsFiles struct{ questions, decisions string }
 
 // reserved is the merge.Project of the workspace directory dir (a path in
-// the repository) for the merge of theirs (revs[2]) into HEAD. A commit
+// the repository) for the merge of theirs into HEAD, whose first merge
+// base is mergeBase (findRevs). A commit
 // that cannot be listed adds nothing: the merge is then as it was without
 // it.
-func reserved(ctx context.Context, g *catFile, dir string, revs [3]string) merge.Project {
+func reserved(ctx context.Context, g *catFile, dir, theirs, mergeBase string) merge.Project {
 	devrites := path.Dir(path.Dir(dir))
 	if path.Base(devrites) != ".devrites" {
 		return merge.Project{}
@@ -39,12 +40,7 @@ func reserved(ctx context.Context, g *catFile, dir string, revs [3]string) merge
 	// its own file each found: HEAD, theirs, and their first merge base
 	// (the base a driver finds by its file's content can be another one in
 	// a criss-cross history, and the plans would then differ).
-	canon := [3]string{"", "HEAD", revs[2]}
-	if out, err := output(ctx, "", "merge-base", "--all", "HEAD", revs[2]); err == nil {
-		if f := strings.Fields(string(out)); len(f) > 0 {
-			canon[0] = f[0]
-		}
-	}
+	canon := [3]string{mergeBase, "HEAD", theirs}
 	trees := [3]map[string]wsFiles{}
 	dirs := map[string]bool{}
 	for i, rev := range canon {
