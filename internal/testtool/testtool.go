@@ -11,7 +11,7 @@ import (
 func Missing(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := fmt.Sprintf(format, args...)
-	if ci := os.Getenv("CI"); ci != "" && ci != "0" && ci != "false" {
+	if CI() {
 		t.Fatalf("CI: %s: the test cannot run", msg)
 	}
 	if name := os.Getenv("TESTTOOL_SKIPPED"); name != "" {
@@ -21,4 +21,11 @@ func Missing(t testing.TB, format string, args ...any) {
 		}
 	}
 	t.Skip(msg)
+}
+
+// CI reports whether the tests run under CI (CI set, and not "0" or
+// "false"), where a test whose program is missing fails.
+func CI() bool {
+	ci := os.Getenv("CI")
+	return ci != "" && ci != "0" && ci != "false"
 }

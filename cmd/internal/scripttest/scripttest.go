@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/devrites/devrites-engine/internal/testhome"
+	"github.com/devrites/devrites-engine/internal/testtool"
 	"github.com/devrites/devrites-engine/trust"
 )
 
@@ -85,11 +86,11 @@ func Params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
-		// [ci]: the tests run under CI (CI=true), where a test whose tool
+		// [ci]: the tests run under CI (testtool.CI), where a test whose tool
 		// is missing fails instead of skipping.
 		Condition: func(cond string) (bool, error) {
 			if cond == "ci" {
-				return os.Getenv("CI") == "true", nil
+				return testtool.CI(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
