@@ -206,13 +206,17 @@ func offerTrust(e *env, u config.UntrustedFile) (bool, error) {
 	}
 	fmt.Fprintf(e.stdout, "%s is %s on this machine. It reads:\n\n%s\n", path, why, indent(string(b)))
 	// The files its command runs are shown, and trusted, with it.
-	runs := map[string][]byte{}
+	type shown struct {
+		path string
+		b    []byte
+	}
+	var runs []shown // in the order shown
 	for _, cf := range config.CommandFiles(path) {
 		cb, err := os.ReadFile(cf)
 		if err != nil {
 			return false, err
 		}
-		runs[cf] = cb
+		runs = append(runs, shown{cf, cb})
 		fmt.Fprintf(e.stdout, "Its notify command runs %s, which reads:\n\n%s\n", cf, indent(string(cb)))
 	}
 	fmt.Fprint(e.stdout, "Trust it (its notify command runs, its approvals apply)? [y/N] ")
@@ -235,8 +239,8 @@ func offerTrust(e *env, u config.UntrustedFile) (bool, error) {
 		return false, err
 	}
 	fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", en.Path, en.SHA256[:12])
-	for cf, cb := range runs {
-		if en, err = store.Add(cf, cb); err != nil {
+	for _, r := range runs {
+		if en, err = store.Add(r.path, r.b); err != nil {
 			return false, err
 		}
 		fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", en.Path, en.SHA256[:12])
