@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -68,12 +67,15 @@ func changedText(id string) string {
 		" (a merge, a branch switch or an edit changed it); nothing was recorded on it or on another"
 }
 
-// sentFor is what the record holds of q on channel: by fingerprint (an
-// entry of an earlier relay, without one, by qid).
+// of reports whether a sent message is of q: by fingerprint (an entry of
+// an earlier relay, without one, by qid).
+func (s sent) of(q question.Question) bool {
+	return s.Fingerprint == q.Fingerprint || s.Fingerprint == "" && s.QID == q.QID
+}
+
+// sentFor is what the record holds of q on channel.
 func (rec record) sentFor(q question.Question, channel string) (sent, bool) {
-	i := slices.IndexFunc(rec.Sent, func(s sent) bool {
-		return s.Channel == channel && (s.Fingerprint == q.Fingerprint || s.Fingerprint == "" && s.QID == q.QID)
-	})
+	i := slices.IndexFunc(rec.Sent, func(s sent) bool { return s.Channel == channel && s.of(q) })
 	if i < 0 {
 		return sent{}, false
 	}
@@ -93,21 +95,6 @@ func (r *Relay) renumbered(ctx context.Context, ch Channel, ws *mdstore.Workspac
 	}
 	r.logf("updated %s/%s on %s: %s", ws.Slug, old.QID, ch.Name(), m.Outcome)
 	return nil
-}
-
-// lookUp is the question a sent message is of, as it reads now, by the
-// fingerprint it was sent with.
-func lookUp(eng *engine.Engine, s sent) (question.Question, error) {
-	return eng.GetByFingerprint(s.QID, s.Fingerprint)
-}
-
-// changedOutcome is the outcome of a copy whose question no question is
-// now.
-func changedOutcome(err error) (string, bool) {
-	if !errors.Is(err, engine.ErrChanged) {
-		return "", false
-	}
-	return "The question changed (a merge, a branch switch or an edit): its buttons here record nothing", true
 }
 
 // stamp is the time the record keeps.

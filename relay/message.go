@@ -65,6 +65,9 @@ func title(ws *mdstore.Workspace, q question.Question) string {
 
 // outcome says how a question ended, for the copies of its message.
 func outcome(q question.Question, err error) string {
+	if errors.Is(err, engine.ErrChanged) { // no question is the one sent
+		return "The question changed (a merge, a branch switch or an edit): its buttons here record nothing"
+	}
 	if err != nil {
 		return "no longer in questions.md: " + err.Error()
 	}

@@ -309,12 +309,10 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 			}
 		}
 		for _, s := range rec.Sent {
-			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, func(q question.Question) bool {
-				return q.Fingerprint == s.Fingerprint || s.Fingerprint == "" && q.QID == s.QID
-			}) {
+			if s.Channel != ch.Name() || slices.ContainsFunc(pauses, s.of) {
 				continue
 			}
-			q, err := lookUp(eng, s)
+			q, err := eng.GetByFingerprint(s.QID, s.Fingerprint)
 			if err == nil && q.Status == question.StatusOpen {
 				continue // open, no longer a pause (a stop, another pause): the buttons still work
 			}
@@ -322,9 +320,6 @@ func (r *Relay) deliver(ctx context.Context, ch Channel) error {
 				q = question.Question{QID: s.QID}
 			}
 			m := Message{Slug: ws.Slug, QID: s.QID, Title: title(ws, q), Outcome: outcome(q, err)}
-			if text, ok := changedOutcome(err); ok {
-				m.Outcome = text
-			}
 			if err := ch.Update(context.WithoutCancel(ctx), s.Ref, m); err != nil {
 				return fmt.Errorf("updating %s/%s: %w", ws.Slug, s.QID, err)
 			}
