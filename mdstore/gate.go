@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,14 +15,7 @@ import (
 var Gates = []string{"advisory", "validating", "blocking", "escalating"}
 
 // ValidGate reports whether g is one of Gates.
-func ValidGate(g string) bool {
-	for _, x := range Gates {
-		if g == x {
-			return true
-		}
-	}
-	return false
-}
+func ValidGate(g string) bool { return slices.Contains(Gates, g) }
 
 // slaUnit is the unit an SLA ends in, or 0 when c is not one.
 func slaUnit(c byte) time.Duration {

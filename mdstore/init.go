@@ -66,7 +66,7 @@ func Init(loc Locator, slug string, now time.Time) (*Workspace, error) {
 		return nil, err
 	}
 	if ws.Devrites != "" {
-		if legacy := filepath.Join(ws.Devrites, "features", ws.Slug); dirExists(legacy) {
+		if legacy := filepath.Join(ws.Devrites, "features", ws.Slug); isDir(legacy) {
 			return nil, WithHint(Errorf(ErrExists, "%s already exists", legacy), "the workspace exists under the older features/ name; use it as it is")
 		}
 	}
@@ -257,9 +257,4 @@ func defaultSlug(devrites, project string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-.")
-}
-
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

@@ -123,22 +123,11 @@ func headingID(t string) (id, label string, form int) {
 // gateWord reports whether s is a gate, in any case: DevRites writes one
 // after the id in some headings.
 func gateWord(s string) bool {
-	for _, g := range [...]string{"advisory", "validating", "blocking", "escalating"} {
-		if strings.EqualFold(s, g) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(Gates, func(g string) bool { return strings.EqualFold(s, g) })
 }
 
 // questionStatus reports whether v is the status of a question.
-func questionStatus(v string) bool {
-	switch v {
-	case "open", "answered", "dropped", "rejected":
-		return true
-	}
-	return false
-}
+func questionStatus(v string) bool { return slices.Contains(Statuses, v) }
 
 // statusFirst reports whether the lines after the heading at i, up to the
 // first line that is neither blank, a field nor a field's indented value,

@@ -10,8 +10,9 @@ func (s *State) MapLog(f func(string) string) bool {
 	}
 	changed := false
 	for i := l.head + 1; i < l.end; i++ {
-		if t := s.d.line(i).text; f(t) != t {
-			s.d.setText(i, f(t))
+		t := s.d.line(i).text
+		if u := f(t); u != t {
+			s.d.setText(i, u)
 			changed = true
 		}
 	}
