@@ -86,9 +86,6 @@ func (r Rule) Selector() string {
 	case r.Gate != "":
 		return "gate " + r.Gate
 	}
-	if r.Gate != "" {
-		return "gate " + r.Gate
-	}
 	return "tag " + r.Tag
 }
 
@@ -328,23 +325,7 @@ func orUnnamed(id string) string {
 // Match returns the first rule with action that covers the breakpoint or
 // one of the tags, or nil. A broken file matches nothing.
 func (r *Rules) Match(action, bp string, tags []string) *Rule {
-	if r == nil || r.Broken {
-		return nil
-	}
-	for i, rule := range r.List {
-		if rule.Action != action || rule.Gate != "" || !rule.appliesIn(r.Workspace) {
-			continue
-		}
-		if rule.Breakpoint != "" && rule.Breakpoint == bp {
-			return &r.List[i]
-		}
-		for _, t := range tags {
-			if rule.Tag != "" && NormTag(rule.Tag) == NormTag(t) {
-				return &r.List[i]
-			}
-		}
-	}
-	return nil
+	return r.MatchQuestion(action, bp, "", tags)
 }
 
 // rulesHeader starts a rules.yaml the engine creates.

@@ -65,20 +65,16 @@ func LoadRulesIn(devrites, slug string) Rules {
 	return r
 }
 
-// MatchTag returns the first rule with action that covers one of tags.
-func (r *Rules) MatchTag(action string, tags []string) *Rule {
-	return r.Match(action, "", tags)
-}
-
 // MatchQuestion returns the first rule with action that covers a question
-// (its breakpoint, gate and tags) in the workspace slug. A broken file
-// matches nothing here; callers that must fail closed check Broken.
-func (r *Rules) MatchQuestion(action, slug, breakpoint, gate string, tags []string) *Rule {
+// (its breakpoint, gate and tags) in the workspace the rules are applied
+// in. A broken file matches nothing here; callers that must fail closed
+// check Broken.
+func (r *Rules) MatchQuestion(action, breakpoint, gate string, tags []string) *Rule {
 	if r == nil || r.Broken {
 		return nil
 	}
 	for i, rule := range r.List {
-		if rule.Action != action || !rule.appliesIn(slug) {
+		if rule.Action != action || !rule.appliesIn(r.Workspace) {
 			continue
 		}
 		switch {
@@ -115,14 +111,6 @@ func (q *RuleRequest) checkScope() error {
 			Hint("name the feature with --slug, or say --scope project")
 	}
 	return nil
-}
-
-// Slug is the workspace the rules are applied in ("" for none read).
-func (r *Rules) Slug() string {
-	if r == nil {
-		return ""
-	}
-	return r.Workspace
 }
 
 // overlaps reports whether two rules can apply in one workspace.

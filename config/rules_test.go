@@ -304,7 +304,7 @@ func TestRequireSignatureRules(t *testing.T) {
 		{query{Gate: "blocking", Breakpoint: "pay.x"}, ""},
 	} {
 		got := ""
-		if m := r.MatchQuestion(RequireSignature, "pay", tc.q.Breakpoint, tc.q.Gate, tc.q.Tags); m != nil {
+		if m := r.MatchQuestion(RequireSignature, tc.q.Breakpoint, tc.q.Gate, tc.q.Tags); m != nil {
 			got = m.ID
 		}
 		if got != tc.want {

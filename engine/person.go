@@ -80,7 +80,7 @@ func (e *Engine) NeedsPerson(q question.Question) (bool, string) {
 			}
 		}
 	}
-	if r := e.Rules.MatchTag(config.NeverAuto, q.Tags); r != nil {
+	if r := e.Rules.Match(config.NeverAuto, "", q.Tags); r != nil {
 		return true, fmt.Sprintf("%s has never-auto rule %s", r.Selector(), r.ID)
 	}
 	if e.Rules.Broken {
@@ -88,7 +88,7 @@ func (e *Engine) NeedsPerson(q question.Question) (bool, string) {
 		// policy does (rules-broken).
 		return true, e.Rules.Path + " does not parse, so a person-only rule in it cannot be read"
 	}
-	if r := e.Rules.MatchQuestion(config.PersonOnly, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags); r != nil {
+	if r := e.Rules.MatchQuestion(config.PersonOnly, q.Breakpoint, q.Gate, q.Tags); r != nil {
 		return true, fmt.Sprintf("%s has person-only rule %s", r.Selector(), r.ID)
 	}
 	return false, ""

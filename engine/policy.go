@@ -157,10 +157,10 @@ func hardStop(afk config.AFK, g Gatekeeping) *Decision {
 	}
 	// An auto-pick is never signed, so it would hold the agent for good
 	// (docs/signing.md): a person answers, and signs.
-	if r := g.Rules.MatchQuestion(config.RequireSignature, g.Rules.Slug(), g.Breakpoint, g.Gate, g.Tags); r != nil {
+	if r := g.Rules.MatchQuestion(config.RequireSignature, g.Breakpoint, g.Gate, g.Tags); r != nil {
 		return &Decision{Paused, 3, "require-signature", fmt.Sprintf("%s has require-signature rule %s%s: a person answers and signs", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
-	if r := g.Rules.MatchQuestion(config.PersonOnly, g.Rules.Slug(), g.Breakpoint, g.Gate, g.Tags); r != nil {
+	if r := g.Rules.MatchQuestion(config.PersonOnly, g.Breakpoint, g.Gate, g.Tags); r != nil {
 		return &Decision{Paused, 3, "person-only", fmt.Sprintf("%s has person-only rule %s%s", r.Selector(), r.ID, createdBy(*r)), ""}
 	}
 	for _, t := range g.Tags {

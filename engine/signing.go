@@ -142,7 +142,7 @@ func (e *Engine) projectSigners() (data []byte, path string, untrusted *config.U
 
 // RequiresSignature is the require-signature rule that selects q, or nil.
 func (e *Engine) RequiresSignature(q question.Question) *config.Rule {
-	return e.Rules.MatchQuestion(config.RequireSignature, e.WS.Slug, q.Breakpoint, q.Gate, q.Tags)
+	return e.Rules.MatchQuestion(config.RequireSignature, q.Breakpoint, q.Gate, q.Tags)
 }
 
 // VerifyStatement checks sig, the signature of a decision, against the
