@@ -94,22 +94,19 @@ func (e *Engine) NeedsPerson(q question.Question) (bool, string) {
 	return false, ""
 }
 
-// personGuard refuses a resolution of an open question that needs a person
-// when it does not come through a person's channel. It runs before any
-// write, so a refusal writes nothing.
-func (e *Engine) personGuard(f *Files, id string, it Resolution, where string) error {
-	b := f.Questions.Find(id)
-	// A final block is guarded too: an identical re-run completes state.md
-	// and decisions.md from questions.md, which a branch may have forged.
-	if b == nil || PersonChannel(it.Via) {
+// personGuard refuses a resolution of q, as validate read it, that needs a
+// person when it does not come through a person's channel. It runs before
+// any write, so a refusal writes nothing. A final question is guarded too:
+// an identical re-run completes state.md and decisions.md from
+// questions.md, which a branch may have forged.
+func (e *Engine) personGuard(q question.Question, it Resolution, where string) error {
+	if PersonChannel(it.Via) {
 		return nil
 	}
-	q := question.FromBlock(b, e.Now())
-	need, why := e.NeedsPerson(q)
-	if !need {
-		return nil
+	if need, why := e.NeedsPerson(q); need {
+		return needsPersonError(where, why, it.Via)
 	}
-	return needsPersonError(where, why, it.Via)
+	return nil
 }
 
 // needsPersonError says that the person must answer, where, and offers no

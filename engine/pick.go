@@ -164,9 +164,9 @@ func (e *Engine) byFingerprint(qs *mdstore.Questions, id, fp string, token bool)
 		}
 	}
 	switch {
-	case len(found) == 1:
+	case len(found) == 1 && qs.Find(found[0].QID) == found[0]:
 		return found[0], nil
-	case len(found) > 1:
+	case len(found) > 0:
 		if _, err := e.lookup(qs, found[0].QID); err != nil {
 			return nil, err // one question twice (a bad merge, a hand edit): its id says where
 		}

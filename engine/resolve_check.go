@@ -80,7 +80,7 @@ func (e *Engine) validateAll(f *Files, items []Resolution, bad lineErrors, by st
 	for _, it := range items {
 		c, err := e.validate(f, it, by)
 		if err == nil {
-			err = e.personGuard(f, c.QID, it, it.where()) // person.go
+			err = e.personGuard(c.q, it, it.where()) // person.go
 		}
 		switch {
 		case err != nil && it.Line == 0:
