@@ -89,8 +89,10 @@ func (e *Engine) answerer(by string) (string, error) {
 	if strings.ContainsAny(by, "\r\n") {
 		return "", mdstore.Errorf(ErrBadArgs, "--by %q has a line break", question.Brief(by)).Hint("a name is one line")
 	}
-	if err := config.CheckName("--by", by); err != nil && !strings.Contains(by, ",") {
-		return "", err
+	for _, name := range question.SplitNames(by) { // "alice, bob": each name, so a routed question can say why not both
+		if err := config.CheckName("--by", name); err != nil {
+			return "", err
+		}
 	}
 	return by, nil
 }
