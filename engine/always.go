@@ -98,7 +98,7 @@ func (e *Engine) ResolveAlways(ctx context.Context, id, answer, by string) (*Alw
 		if err != nil {
 			return question.Question{}, err
 		}
-		b, err := e.find(f.Questions, id, "")
+		b, err := e.find(f, id, "")
 		if err != nil {
 			return question.Question{}, err
 		}

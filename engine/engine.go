@@ -114,6 +114,9 @@ type Files struct {
 	Questions *mdstore.Questions
 	Decisions []byte
 	HasDec    bool
+	// renumbered is the ids renumbered_from fields name, in lower case, as
+	// the read's scan found them (scan.go); nil when not scanned.
+	renumbered map[string]bool
 }
 
 // wsFiles is the workspace as load read it: the parse, and the bytes it
@@ -161,8 +164,10 @@ func (e *Engine) read() (*Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := w.Files                          // not &w.Files, which would keep the bytes read for a write too
-	e.follow(&f, scanBlocks(f.Questions)) // what the next write corrects, a read sees already
+	f := w.Files // not &w.Files, which would keep the bytes read for a write too
+	sc := scanBlocks(f.Questions)
+	e.follow(&f, sc) // what the next write corrects, a read sees already
+	f.renumbered = sc.earlier
 	return &f, nil
 }
 
@@ -229,6 +234,7 @@ func within[T any](e *Engine, tx *mdstore.Tx, fn func(*Files) (T, error)) (T, er
 	}
 	f := &w.Files
 	e.follow(f, sc)
+	f.renumbered = sc.earlier
 	v, err := fn(f)
 	if err != nil {
 		return zero, err

@@ -98,7 +98,8 @@ func hadID(b *mdstore.Block, id string, renumbered string) bool {
 // question that holds id, unless another open question held it before a
 // merge renumbered it (an AmbiguousError). A token's question is found
 // under whatever id it has now; a --fingerprint's must have held id.
-func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, error) {
+func (e *Engine) find(f *Files, id, token string) (*mdstore.Block, error) {
+	qs := f.Questions
 	fp := token
 	if fp == "" {
 		fp = e.Pick
@@ -110,8 +111,8 @@ func (e *Engine) find(qs *mdstore.Questions, id, token string) (*mdstore.Block, 
 	if err != nil {
 		return nil, err
 	}
-	if v, _ := b.Peek("status"); v[0] != question.StatusOpen {
-		return b, nil
+	if v, _ := b.Peek("status"); v[0] != question.StatusOpen || f.renumbered != nil && !f.renumbered[strings.ToLower(b.QID)] {
+		return b, nil // no renumbered_from names its id: no other question held it
 	}
 	for _, o := range qs.Blocks() {
 		if o == b {

@@ -130,7 +130,7 @@ func (e *Engine) GetByFingerprint(id, fp string) (question.Question, error) {
 
 // get is GetByFingerprint on the files read already.
 func (e *Engine) get(f *Files, id, fp string) (question.Question, error) {
-	b, err := e.find(f.Questions, id, fp)
+	b, err := e.find(f, id, fp)
 	if err != nil {
 		return question.Question{}, err
 	}

@@ -106,7 +106,7 @@ func (e *Engine) validateAll(f *Files, items []Resolution, bad lineErrors, by st
 // (validateResponse). It returns the resolution with what it read.
 func (e *Engine) validate(f *Files, it Resolution, by string) (checked, error) {
 	where := it.where()
-	b, err := e.find(f.Questions, it.QID, it.Fingerprint)
+	b, err := e.find(f, it.QID, it.Fingerprint)
 	switch {
 	case errors.Is(err, ErrUnknownQID) && it.Line > 0:
 		return checked{}, mdstore.Errorf(ErrBadArgs, "%s: unknown qid", where).Fix(ListQuestions, "")

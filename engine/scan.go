@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
@@ -23,7 +24,7 @@ type scan struct {
 // scanBlocks reads the fields of every block that the guard and follow
 // need, in one walk over each block's fields.
 func scanBlocks(qs *mdstore.Questions) *scan {
-	sc := &scan{}
+	sc := &scan{earlier: map[string]bool{}}
 	for _, b := range qs.Blocks() {
 		v, ok := b.Peek("status", "gate", "sla", "strategy", "renumberedfrom")
 		if qid.Check(b.QID) != nil || !doctor.FieldsRead(b, v, ok) {
@@ -36,10 +37,8 @@ func scanBlocks(qs *mdstore.Questions) *scan {
 			sc.routed = append(sc.routed, b)
 		}
 		for id := range qid.All(v[4]) {
-			if sc.earlier == nil {
-				sc.earlier = map[string]bool{}
-			}
 			sc.earlier[id] = true
+			sc.earlier[strings.ToLower(id)] = true
 		}
 	}
 	return sc
