@@ -38,11 +38,22 @@ func (e *Engine) resumeAction(s *mdstore.State, id, slice string) string {
 // resolveAwaited is the command that answers the question the cursor
 // awaits while it is open, or "".
 func (e *Engine) resolveAwaited(f *Files) string {
-	if b := awaitedOpen(f); b != nil {
-		q := question.FromBlock(b, e.Now())
-		return e.ResolveCommand(e.described(q, isContested(q, contested(f.Questions))))
+	if q := e.awaitedQuestion(f); q != nil {
+		return e.ResolveCommand(*q)
 	}
 	return ""
+}
+
+// awaitedQuestion is the question the cursor awaits while it is open, as
+// the engine hands it out (described), or nil.
+func (e *Engine) awaitedQuestion(f *Files) *question.Question {
+	b := awaitedOpen(f)
+	if b == nil {
+		return nil
+	}
+	q := question.FromBlock(b, e.Now())
+	q = e.described(q, isContested(q, contested(f.Questions)))
+	return &q
 }
 
 // awaitedOpen is the block of the question the cursor awaits while it is

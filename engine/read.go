@@ -272,10 +272,8 @@ func (e *Engine) Check(seal bool) (*CheckResult, error) {
 		return nil, mdstore.Errorf(ErrMalformed, "%s: status %q is not running, awaiting_human, blocked or done",
 			e.WS.Path(mdstore.StateFile), status).Fix(mdstore.RunDoctor, "")
 	}
-	r.Resolve = e.resolveAwaited(f)
-	if b := awaitedOpen(f); b != nil {
-		q := e.described(question.FromBlock(b, e.Now()), false)
-		r.Awaited = &q
+	if r.Awaited = e.awaitedQuestion(f); r.Awaited != nil {
+		r.Resolve = e.ResolveCommand(*r.Awaited)
 	}
 	if r.RescopePending = rescopePending(f.State); len(r.RescopePending) > 0 {
 		r.Reason += rescopeReason(f.Questions, r.RescopePending)
