@@ -15,21 +15,10 @@ import (
 // questions.md) is an error a person settles with state resolve; it is
 // never repaired into an approval.
 
-// decisionLogged reports whether decisions.md records id with status.
-func decisionLogged(ledger []*mdstore.Block, id, status string) bool {
-	for _, b := range ledger {
-		if b.QID == engine.DecisionHeading(id, status) {
-			return true
-		}
-	}
-	return false
-}
-
 // evidenced reports whether b's resolution is backed by a record its own
-// transaction wrote besides questions.md.
+// transaction wrote besides questions.md (engine.Evidenced).
 func (d *checkup) evidenced(w *wsFiles, b *mdstore.Block) bool {
-	st := b.Value("status")
-	return engine.ResolutionLogged(w.State, b.QID, st) || decisionLogged(d.ledgerOf(w.Decisions), b.QID, st)
+	return engine.Evidenced(w.State, b, func(id string) (engine.Record, bool) { return engine.LastRecord(d.ledgerOf(w.Decisions), id) })
 }
 
 // unrecorded reports whether b is final in questions.md with nothing else

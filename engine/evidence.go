@@ -47,6 +47,18 @@ func ResolutionLogged(s *mdstore.State, id, status string) bool {
 	return false
 }
 
+// Evidenced reports whether the final block b is backed by evidence: its
+// resolution's Log line in s, or a last recorded decision (recorded, by
+// id) of its status.
+func Evidenced(s *mdstore.State, b *mdstore.Block, recorded func(id string) (Record, bool)) bool {
+	st := b.Value("status")
+	if ResolutionLogged(s, b.QID, st) {
+		return true
+	}
+	rec, ok := recorded(b.QID)
+	return ok && rec.Status == st
+}
+
 // Record is a final decision decisions.md records: the question's ID, its
 // Status (never open), the Line of its entry and the Entry itself. The
 // zero Record (ID "") records none.

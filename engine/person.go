@@ -145,10 +145,8 @@ func (e *Engine) unrecordedPause(f *Files) error {
 		return nil
 	}
 	st := b.Value("status")
-	if st != question.StatusAnswered && st != question.StatusDropped && st != question.StatusRejected || ResolutionLogged(f.State, b.QID, st) {
-		return nil
-	}
-	if rec, ok := recordedDecision(f.Decisions, b.QID); ok && rec.Status == st {
+	if st != question.StatusAnswered && st != question.StatusDropped && st != question.StatusRejected ||
+		Evidenced(f.State, b, func(id string) (Record, bool) { return recordedDecision(f.Decisions, id) }) {
 		return nil
 	}
 	return mdstore.WithHint(mdstore.Errorf(ErrConflict, "state.md awaits %s, which questions.md says is %s, but %s", id, st, NoRecord),
