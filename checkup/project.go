@@ -30,6 +30,35 @@ type sharedQID struct {
 	moves bool   // this workspace's question is the one to renumber
 }
 
+// otherQuestion is a question of another workspace of the project.
+type otherQuestion struct {
+	id, raisedAt, slug string
+}
+
+// otherQuestions are the questions of the project's other workspaces, in
+// workspace and file order, read once per run: a renumbering here changes
+// none of them.
+func (d *checkup) otherQuestions() []otherQuestion {
+	if d.others != nil {
+		return *d.others
+	}
+	var out []otherQuestion
+	for _, ws := range mdstore.Workspaces(d.e.WS.Devrites) {
+		if ws.Dir == d.e.WS.Dir {
+			continue
+		}
+		data, err := ws.ReadFile(mdstore.QuestionsFile)
+		if err != nil {
+			continue
+		}
+		for _, ob := range mdstore.ParseQuestions(data).Blocks() {
+			out = append(out, otherQuestion{strings.Clone(ob.QID), strings.TrimSpace(strings.Clone(ob.Value("raised_at"))), ws.Slug})
+		}
+	}
+	d.others = &out
+	return out
+}
+
 // sharedQIDs are this workspace's question ids another workspace of the
 // project holds too, in file order.
 func (d *checkup) sharedQIDs(w *wsFiles) []sharedQID {
@@ -46,24 +75,15 @@ func (d *checkup) sharedQIDs(w *wsFiles) []sharedQID {
 		return nil
 	}
 	var out []sharedQID
-	for _, ws := range mdstore.Workspaces(d.e.WS.Devrites) {
-		if ws.Dir == d.e.WS.Dir {
+	for _, o := range d.otherQuestions() {
+		b := mine[o.id]
+		if b == nil {
 			continue
 		}
-		data, err := ws.ReadFile(mdstore.QuestionsFile)
-		if err != nil {
-			continue
-		}
-		for _, ob := range mdstore.ParseQuestions(data).Blocks() {
-			b := mine[ob.QID]
-			if b == nil {
-				continue
-			}
-			mineAt, otherAt := strings.TrimSpace(b.Value("raised_at")), strings.TrimSpace(ob.Value("raised_at"))
-			moves := mineAt > otherAt || mineAt == otherAt && d.e.WS.Slug > ws.Slug
-			out = append(out, sharedQID{block: b, other: ws.Slug, moves: moves})
-			delete(mine, ob.QID) // each id is reported once
-		}
+		mineAt := strings.TrimSpace(b.Value("raised_at"))
+		moves := mineAt > o.raisedAt || mineAt == o.raisedAt && d.e.WS.Slug > o.slug
+		out = append(out, sharedQID{block: b, other: o.slug, moves: moves})
+		delete(mine, o.id) // each id is reported once
 	}
 	return out
 }

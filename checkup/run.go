@@ -101,6 +101,7 @@ type checkup struct {
 	// ledger is decisions.md's blocks, parsed from ledgerSrc (ledgerOf).
 	ledger    []*mdstore.Block
 	ledgerSrc []byte
+	others    *[]otherQuestion // otherQuestions, once read
 }
 
 // newCheckup starts a run of the checks.
