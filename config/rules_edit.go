@@ -293,8 +293,8 @@ func AddRule(ctx context.Context, devrites string, timeout time.Duration, now ti
 		dry := *r // add replaces what it changes: r stays as read
 		return add(&dry)
 	}, add)
-	if res != nil {
-		res.Warnings = appendOnce(res.Warnings, warning)
+	if res != nil && warning != "" {
+		res.Warnings = []string{warning} // Add reports none of its own
 	}
 	return res, err
 }

@@ -111,16 +111,6 @@ func trustWritten(path string, before, after []byte, beforeGrants bool) string {
 	return ""
 }
 
-// appendOnce appends the warnings not already in ws.
-func appendOnce(ws []string, more ...string) []string {
-	for _, w := range more {
-		if w != "" && !slices.Contains(ws, w) {
-			ws = append(ws, w)
-		}
-	}
-	return ws
-}
-
 // UntrustedFile is a config file that does not take effect on this machine.
 type UntrustedFile struct {
 	Path    string `json:"path"`
