@@ -189,12 +189,13 @@ func feedback(rs []Response, verdicts bool) string {
 
 // progress says where the responses stand: "2 of 3 responded; waiting for
 // carol; quorum 2 needs one more agreeing answer" while the question is
-// open, "3 of 3 responded" once it is final.
-func (rt Routing) progress(open bool) string {
+// open, "3 of 3 responded" once it is final; and, while it is open, the
+// responders still awaited.
+func (rt Routing) progress(open bool) (string, []string) {
 	responded, waiting := rt.slots()
 	s := fmt.Sprintf("%d of %d responded", responded, len(rt.Route))
 	if !open {
-		return s
+		return s, nil
 	}
 	if len(waiting) > 0 {
 		s += "; waiting for " + strings.Join(waiting, ", ")
@@ -202,5 +203,5 @@ func (rt Routing) progress(open bool) string {
 	if v := rt.Outcome(); v.Need != "" {
 		s += "; " + v.Need
 	}
-	return s
+	return s, waiting
 }

@@ -290,14 +290,7 @@ func (q Question) RaisedTime() (time.Time, bool) {
 }
 
 // overdue: open, with an SLA, and raised longer ago than it.
-func (q Question) overdue(now time.Time) bool {
-	if q.Status != StatusOpen {
-		return false
-	}
-	sla, ok := q.SLADuration()
-	raised, ok2 := q.RaisedTime()
-	return ok && ok2 && now.Sub(raised) > sla
-}
+func (q Question) overdue(now time.Time) bool { return q.OverdueBy(now) > 0 }
 
 // OverdueBy is how long past its SLA an open question is; 0 when it is not.
 func (q Question) OverdueBy(now time.Time) time.Duration {

@@ -315,11 +315,7 @@ func (q *Question) FillRouting() {
 	if err != nil {
 		return
 	}
-	open := q.Status == StatusOpen
-	q.Progress = rt.progress(open)
-	if _, waiting := rt.slots(); open {
-		q.WaitingFor = waiting
-	}
+	q.Progress, q.WaitingFor = rt.progress(q.Status == StatusOpen)
 }
 
 // routeText is the route as questions show prints it: the names, and the

@@ -120,7 +120,7 @@ func TestOutcome(t *testing.T) {
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
-			if p := rt.progress(!got.Final); p != tc.progress {
+			if p, _ := rt.progress(!got.Final); p != tc.progress {
 				t.Errorf("progress: got %q, want %q", p, tc.progress)
 			}
 		})
