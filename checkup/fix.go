@@ -125,9 +125,9 @@ func (d *checkup) meantBlock(w *wsFiles) int {
 	if len(same) < 2 {
 		return 0
 	}
-	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return question.OneLine(v) }
+	get := func(k string) string { v, _ := w.State.GetAwaiting(k); return mdstore.OneLine(v) }
 	for _, b := range same {
-		if question.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
+		if mdstore.OneLine(b.Value("question")) == get("question") && b.Value("raised_at") == get("raised_at") {
 			return b.Line()
 		}
 	}

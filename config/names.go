@@ -27,20 +27,17 @@ func CheckName(what, name string) error {
 		return nil
 	}
 	if strings.HasPrefix(name, "-") {
-		return mdstore.Errorf(ErrBadArgs, "%s %q starts with '-'", what, oneLine(name)).Hint(nameHint)
+		return mdstore.Errorf(ErrBadArgs, "%s %q starts with '-'", what, mdstore.OneLine(name)).Hint(nameHint)
 	}
 	for _, r := range name {
 		if !nameRune(r) {
-			return mdstore.Errorf(ErrBadArgs, "%s %q holds %q", what, oneLine(name), r).Hint(nameHint)
+			return mdstore.Errorf(ErrBadArgs, "%s %q holds %q", what, mdstore.OneLine(name), r).Hint(nameHint)
 		}
 	}
 	return nil
 }
 
 const nameHint = "a name holds letters, digits, spaces and . _ @ + - : (not first)"
-
-// oneLine folds s onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // CleanText normalises text a caller supplies: line breaks become "\n";
 // NUL bytes and invalid UTF-8 are refused. what names the text in errors.

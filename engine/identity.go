@@ -33,7 +33,7 @@ func chainOf(b *mdstore.Block) []string {
 	return append(question.SplitNames(b.Value("renumbered_from")), b.QID)
 }
 
-func sameText(a, b string) bool { return question.OneLine(a) == question.OneLine(b) }
+func sameText(a, b string) bool { return mdstore.OneLine(a) == mdstore.OneLine(b) }
 
 // follow corrects f's references by identity and restores lost pauses; it
 // returns what it did, in order. sc is the scan of f's questions as read

@@ -39,7 +39,7 @@ func (a *AmbiguousError) Error() string {
 		if q.QID != a.ID {
 			was = " (was " + a.ID + ")"
 		}
-		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, question.OneLine(q.Question), question.ShortFingerprint(q.Fingerprint)))
+		each = append(each, fmt.Sprintf("%s%s %q, fingerprint %s", q.QID, was, mdstore.OneLine(q.Question), question.ShortFingerprint(q.Fingerprint)))
 	}
 	return fmt.Sprintf("%s is ambiguous: a merge gave it to another open question: %s", a.ID, strings.Join(each, "; "))
 }

@@ -52,9 +52,9 @@ func TestReadFingerprint(t *testing.T) {
 // Unicode blanks, runs and ends of white space. The seed is logged.
 func TestFingerprintBytes(t *testing.T) {
 	reference := func(slug string, q question.Question) string {
-		parts := []string{question.FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), question.OneLine(q.Question)}
+		parts := []string{question.FingerprintVersion, slug, strings.TrimSpace(q.RaisedAt), strings.TrimSpace(q.Gate), mdstore.OneLine(q.Question)}
 		for _, o := range q.Options {
-			parts = append(parts, question.OneLine(o))
+			parts = append(parts, mdstore.OneLine(o))
 		}
 		b, _ := json.Marshal(parts)
 		sum := sha256.Sum256(b)

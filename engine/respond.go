@@ -37,7 +37,7 @@ func (e *Engine) validateResponse(b *mdstore.Block, q question.Question, it Reso
 	}
 	who, ok := rt.Responder(by)
 	if !ok {
-		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, question.OneLine(by), strings.Join(rt.Route, ", ")).
+		return resolution{}, mdstore.Errorf(ErrBadArgs, "%s: %s is not a responder of this question: it is routed to %s", where, mdstore.OneLine(by), strings.Join(rt.Route, ", ")).
 			Hint("only the people a question is routed to answer it (anyone, when its route holds owner or any)").
 			Fix(RespondAs, e.ResolveCommand(q))
 	}

@@ -19,7 +19,7 @@ func StopReason(s *mdstore.State) (string, bool) {
 	if st, _ := s.Get("status"); st != CursorBlocked {
 		return "", false
 	}
-	return question.OneLine(valueOf(s, "stop_reason")), true
+	return mdstore.OneLine(valueOf(s, "stop_reason")), true
 }
 
 // StopRequest is a cold-resumable stop.
@@ -117,7 +117,7 @@ func (e *Engine) Resume(ctx context.Context) (*ResumeResult, error) {
 		s := f.State
 		reason, _ := s.Get("stop_reason")
 		status, _ := s.Get("status")
-		r := &ResumeResult{Status: status, Lifted: question.OneLine(reason), NextAction: valueOf(s, "next_action")}
+		r := &ResumeResult{Status: status, Lifted: mdstore.OneLine(reason), NextAction: valueOf(s, "next_action")}
 		if status == CursorAwaiting && reason == "" {
 			q := question.Question{QID: s.AwaitingQID()}
 			if b := f.Questions.Find(q.QID); b != nil {

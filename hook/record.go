@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/devrites/devrites-engine/engine"
+	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/question"
 )
 
@@ -18,7 +19,7 @@ const Via = "chat"
 // or one while nothing awaits and no qid is named, passes untouched.
 func (env Env) prompt(ctx context.Context, a chatAnswer, w *workspaces) Reply {
 	if w.err != nil {
-		return Reply{Block: "devrites-engine: nothing was recorded: the workspace cannot be read: " + question.OneLine(w.err.Error()) +
+		return Reply{Block: "devrites-engine: nothing was recorded: the workspace cannot be read: " + mdstore.OneLine(w.err.Error()) +
 			"\nhint: run devrites-engine doctor"}
 	}
 	eng := (*engine.Engine)(nil)
@@ -69,12 +70,12 @@ func (env Env) asked(ctx context.Context, ev *Event, w *workspaces) Reply {
 		}
 		for _, q := range v.Open {
 			for _, t := range texts {
-				if question.OneLine(t) != question.OneLine(q.Question) || strings.TrimSpace(picks[t]) == "" {
+				if mdstore.OneLine(t) != mdstore.OneLine(q.Question) || strings.TrimSpace(picks[t]) == "" {
 					continue
 				}
 				res, err := env.record(ctx, e, engine.Resolution{QID: q.QID, Kind: question.StatusAnswered, Text: picks[t], Via: Via})
 				if err != nil {
-					said = append(said, "DevRites: the person's pick for "+q.QID+" was not recorded: "+question.OneLine(err.Error()))
+					said = append(said, "DevRites: the person's pick for "+q.QID+" was not recorded: "+mdstore.OneLine(err.Error()))
 					continue
 				}
 				said = append(said, recorded(res, "in the question tool"))

@@ -97,7 +97,7 @@ func preToolUse(c Call, g *guardPaths, w *workspaces) string {
 	}
 	if w.err != nil {
 		return "devrites-engine hook: the workspace cannot be read, so no tool call goes ahead until it is mended: " +
-			question.OneLine(w.err.Error()) + ". Tell the person; they run devrites-engine doctor. " + doWait + "."
+			mdstore.OneLine(w.err.Error()) + ". Tell the person; they run devrites-engine doctor. " + doWait + "."
 	}
 	if w.paused != nil && !reads(c, sh) {
 		return "devrites-engine hook: " + pausedWords(w.paused) + " Until the person answers, only reading is allowed " +
@@ -195,9 +195,9 @@ func noActive(devrites string, loc mdstore.Locator) bool {
 func pausedWords(p *pause) string {
 	if q := p.question; q != nil {
 		// Not the cursor's next_action: it is the agent's own command.
-		return fmt.Sprintf("%s awaits the person: %q.", q.QID, question.OneLine(q.Question))
+		return fmt.Sprintf("%s awaits the person: %q.", q.QID, mdstore.OneLine(q.Question))
 	}
-	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + question.OneLine(p.reason) + "."
+	return "the workspace " + p.eng.WS.Slug + " awaits a person: " + mdstore.OneLine(p.reason) + "."
 }
 
 // sessionContext is what a resuming session is told.

@@ -38,8 +38,8 @@ func DecisionRecords(b []byte) []DecisionRecord {
 // raisedAt, by SameAsking. A decision that copied no text (one written by
 // hand) cannot tell, and is taken as its id's question's.
 func RecordsQuestion(asked, raised, question, raisedAt string) bool {
-	asked = oneLine(asked)
-	return asked == "" || SameAsking(asked, strings.TrimSpace(raised), oneLine(question), strings.TrimSpace(raisedAt))
+	asked = OneLine(asked)
+	return asked == "" || SameAsking(asked, strings.TrimSpace(raised), OneLine(question), strings.TrimSpace(raisedAt))
 }
 
 // SameAsking is the rule that tells whether two copies (a decision, a

@@ -217,8 +217,8 @@ func FuzzStateRoundTrip(f *testing.F) {
 		if got, want := again.Encoding(), enc; got != want {
 			t.Fatalf("encoding: got %s, want %s\n%s", got, want, s.Bytes())
 		}
-		if got, ok := again.Get(canon); !ok || got != oneLine(value) {
-			t.Fatalf("Set %s=%q: got %q (present %v), want %q\n%s", canon, value, got, ok, oneLine(value), s.Bytes())
+		if got, ok := again.Get(canon); !ok || got != OneLine(value) {
+			t.Fatalf("Set %s=%q: got %q (present %v), want %q\n%s", canon, value, got, ok, OneLine(value), s.Bytes())
 		}
 		if got, want := withoutCanon(entryList(again.Cursor()), canon), withoutCanon(cursor, canon); !sameKVs(got, want) {
 			t.Fatalf("other cursor entries: got %q, want %q\n%s", got, want, s.Bytes())
@@ -245,7 +245,7 @@ func FuzzStateRoundTrip(f *testing.F) {
 
 		// SetAwaiting then ClearAwaiting, on the original file.
 		s = ParseState(data)
-		qid := strings.TrimSpace(oneLine(value))
+		qid := strings.TrimSpace(OneLine(value))
 		if qid == "" {
 			qid = "q-2026-01-01-001"
 		}

@@ -254,8 +254,10 @@ func trimSpan(t string, a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-// oneLine folds a value onto one line: state.md keeps one line per key.
-func oneLine(v string) string {
+// OneLine folds text onto one line: its runs of white space, line breaks
+// among them, become one space, and none is left at its ends. state.md
+// keeps a value so (one line per key), and a message quotes text so.
+func OneLine(v string) string {
 	return strings.Join(strings.Fields(v), " ") // line breaks are white space
 }
 
@@ -337,7 +339,7 @@ func (s *State) AppendLog(text string) {
 			break
 		}
 	}
-	texts := []string{"- " + oneLine(text)}
+	texts := []string{"- " + OneLine(text)}
 	if closer := s.d.fenceCloser(at, nil); closer != "" {
 		texts = append([]string{closer}, texts...)
 	}

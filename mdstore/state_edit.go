@@ -14,7 +14,7 @@ func (s *State) Set(canon, value string) {
 		}
 	}
 	row := "| " + canon + " | " + escapeCell(value) + " |"
-	bullet := "- " + bulletName(canon, true) + ": " + oneLine(value)
+	bullet := "- " + bulletName(canon, true) + ": " + OneLine(value)
 	if r := s.lastRow(); r >= 0 {
 		// A cursor with rows gets rows, after its last one, even where
 		// bullets follow it (DevRites' migrate mixes the two).
@@ -89,7 +89,7 @@ func isDelimiterRow(t string) bool {
 }
 
 func (s *State) setValue(e Entry, value string) {
-	v := oneLine(value)
+	v := OneLine(value)
 	vs, ve := e.vs, e.ve
 	if e.table {
 		v = escapeCell(value)
@@ -170,7 +170,7 @@ func (s *State) SetAwaiting(kvs ...KV) {
 		}
 	} else {
 		for _, kv := range kvs {
-			texts = append(texts, "- "+bulletName(kv.Key, false)+": "+oneLine(kv.Value))
+			texts = append(texts, "- "+bulletName(kv.Key, false)+": "+OneLine(kv.Value))
 		}
 	}
 	if a := s.section("awaitinghuman"); a != nil {

@@ -171,7 +171,7 @@ func TestStateSet(t *testing.T) {
 			if got := string(s.Bytes()); got != tt.want {
 				t.Fatalf("got\n%q\nwant\n%q", got, tt.want)
 			}
-			if got, want := mustGet(t, ParseState(s.Bytes()), tt.key), oneLine(tt.value); got != want {
+			if got, want := mustGet(t, ParseState(s.Bytes()), tt.key), OneLine(tt.value); got != want {
 				t.Fatalf("reads back: got %q, want %q", got, want)
 			}
 		})

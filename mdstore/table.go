@@ -57,4 +57,4 @@ func EscapeCell(v string) string {
 
 // escapeCell folds a value onto one line (state.md keeps one line per key)
 // and escapes it.
-func escapeCell(v string) string { return EscapeCell(oneLine(v)) }
+func escapeCell(v string) string { return EscapeCell(OneLine(v)) }

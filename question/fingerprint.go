@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/devrites/devrites-engine/mdstore"
 )
 
 // FingerprintVersion names the canonical form Fingerprint hashes; it
@@ -47,14 +49,14 @@ func Fingerprint(slug string, q Question) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// folded is OneLine(s), without a copy when s is folded already: no white
+// folded is mdstore.OneLine(s), without a copy when s is folded already: no white
 // space but single blanks between words.
 func folded(s string) string {
 	blank := true // a leading blank is folded away
 	for _, r := range s {
 		if unicode.IsSpace(r) {
 			if r != ' ' || blank {
-				return OneLine(s)
+				return mdstore.OneLine(s)
 			}
 			blank = true
 		} else {
@@ -62,7 +64,7 @@ func folded(s string) string {
 		}
 	}
 	if blank && s != "" {
-		return OneLine(s) // a trailing blank
+		return mdstore.OneLine(s) // a trailing blank
 	}
 	return s
 }

@@ -336,10 +336,6 @@ func ShellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// OneLine is s with its white space folded: its words, one blank between
-// each.
-func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // briefMax is how many characters of a person's or an agent's text an
 // error line quotes: an answer can be 100 KB, and a line that quotes it
 // whole drowns what failed.
@@ -348,7 +344,7 @@ const briefMax = 80
 // Brief is s on one line (OneLine), cut to briefMax characters with the
 // size of the whole when it is longer: for quoting text in error lines.
 func Brief(s string) string {
-	s = OneLine(s)
+	s = mdstore.OneLine(s)
 	if utf8.RuneCountInString(s) <= briefMax {
 		return s
 	}

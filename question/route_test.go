@@ -155,7 +155,7 @@ func FuzzResponses(f *testing.F) {
 			s, _ = config.CleanText("", strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "?"))
 			return s
 		}
-		by1, by2 = strings.TrimSpace(OneLine(clean(by1))), strings.TrimSpace(OneLine(clean(by2)))
+		by1, by2 = strings.TrimSpace(mdstore.OneLine(clean(by1))), strings.TrimSpace(mdstore.OneLine(clean(by2)))
 		if by1 == "" || by2 == "" || strings.EqualFold(by1, by2) {
 			return
 		}

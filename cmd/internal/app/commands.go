@@ -137,7 +137,7 @@ func cmdInit(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 1 {
-		return mdstore.Errorf(errUsage, "want at most one slug, got %s", plural(c.NArg(), "word"))
+		return mdstore.Errorf(errUsage, "want at most one slug, got %s", question.Plural(c.NArg(), "word"))
 	}
 	if c.IsSet("workspace") {
 		return mdstore.Errorf(errUsage, "--workspace names a feature directory that exists; init makes one").
@@ -184,7 +184,7 @@ func cmdShow(c *cli.Context) error {
 	} else {
 		fmt.Fprintf(&b, "open questions: %d\n", len(v.Open))
 		for _, q := range v.Open {
-			fmt.Fprintf(&b, "  %s  %-10s  %s\n", q.QID, q.Gate, oneLine(q.Question))
+			fmt.Fprintf(&b, "  %s  %-10s  %s\n", q.QID, q.Gate, mdstore.OneLine(q.Question))
 		}
 	}
 	e.print(v, b.String())
@@ -299,7 +299,7 @@ func cmdResolve(c *cli.Context) error {
 	}
 	if c.NArg() < 2 {
 		what := map[string]string{question.StatusAnswered: "answer", question.StatusDropped: "reason", question.StatusRejected: "feedback"}[kind]
-		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, plural(c.NArg(), "argument")),
+		return mdstore.WithHint(mdstore.Errorf(engine.ErrBadArgs, "want <qid> <%s…>, got %s", what, question.Plural(c.NArg(), "argument")),
 			"an empty answer is never approval; use -- before an answer that starts with '-'")
 	}
 	item := engine.Resolution{QID: c.Args().First(), Kind: kind, Text: strings.Join(c.Args().Tail(), " "), Via: e.via()}
@@ -340,7 +340,7 @@ func resolvedText(res *engine.ResolveResult) string {
 			if r.Unchanged {
 				recorded = "already recorded"
 			}
-			fmt.Fprintf(&b, "%s response by %s %s: %s%s: %s\n", r.QID, p.By, recorded, p.Status, choice, oneLine(p.Answer))
+			fmt.Fprintf(&b, "%s response by %s %s: %s%s: %s\n", r.QID, p.By, recorded, p.Status, choice, mdstore.OneLine(p.Answer))
 			fmt.Fprintf(&b, "still open: %s\n", r.Progress)
 			continue
 		}
@@ -348,7 +348,7 @@ func resolvedText(res *engine.ResolveResult) string {
 		if r.Choice != nil {
 			choice = " (option " + strconv.Itoa(*r.Choice) + ")"
 		}
-		fmt.Fprintf(&b, "%s %s%s%s: %s\n", r.QID, r.Status, choice, again, oneLine(r.Answer))
+		fmt.Fprintf(&b, "%s %s%s%s: %s\n", r.QID, r.Status, choice, again, mdstore.OneLine(r.Answer))
 		if r.Progress != "" {
 			fmt.Fprintf(&b, "responses: %s\n", r.Progress)
 		}
@@ -453,7 +453,7 @@ func cmdQuestionShow(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", plural(c.NArg(), "argument"))
+		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", question.Plural(c.NArg(), "argument"))
 	}
 	eng, err := e.openFor(c.Args().First())
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/devrites/devrites-engine/checkup"
 	"github.com/devrites/devrites-engine/doctor"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // doctorCommands are the workspace health commands.
@@ -82,9 +83,9 @@ func printDoctor(w io.Writer, r *doctor.Report) {
 		fmt.Fprintf(b, "%s: %s: %s\n", f.Severity, f.Where(), f.Problem)
 		fmt.Fprintf(b, "  mend: %s\n", f.Mend)
 	}
-	fmt.Fprintf(b, "doctor: %s, %s", plural(r.Errors, "error"), plural(r.Warnings, "warning"))
+	fmt.Fprintf(b, "doctor: %s, %s", question.Plural(r.Errors, "error"), question.Plural(r.Warnings, "warning"))
 	if len(r.Repairs) > 0 {
-		fmt.Fprintf(b, ", %s", plural(len(r.Repairs), "repair"))
+		fmt.Fprintf(b, ", %s", question.Plural(len(r.Repairs), "repair"))
 	}
 	b.WriteString("\n")
 }
@@ -116,11 +117,4 @@ func printDoctorJSON(w io.Writer, r *doctor.Report) {
 		out.WriteString("\n  ]")
 	}
 	fmt.Fprintf(out, ",\n  \"repairs\": %s\n}\n", value("  ", r.Repairs))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -214,7 +214,7 @@ func ambiguityHints(err error, a *engine.AmbiguousError) []string {
 		if cmd == "state resolve" {
 			line = a.Resolve[i]
 		}
-		out = append(out, fmt.Sprintf("%s %q: %s", q.QID, oneLine(q.Question), line))
+		out = append(out, fmt.Sprintf("%s %q: %s", q.QID, mdstore.OneLine(q.Question), line))
 	}
 	if cmd == "state resolve" {
 		return append(out, "nothing was written; name the question you mean with its --fingerprint")

@@ -18,6 +18,7 @@ import (
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
 	"github.com/devrites/devrites-engine/merge/gitdriver"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // The examples the --help of these commands shows (see help.go).
@@ -60,7 +61,7 @@ func gitText(g *gitdriver.Installed) string {
 	if len(g.Added) == 0 {
 		fmt.Fprintf(&b, "%s: already sends the workspace files to the %s merge driver\n", g.Attributes, gitdriver.Name)
 	} else {
-		fmt.Fprintf(&b, "%s: added %s\n", g.Attributes, plural(len(g.Added), "line"))
+		fmt.Fprintf(&b, "%s: added %s\n", g.Attributes, question.Plural(len(g.Added), "line"))
 	}
 	state := "already set"
 	if g.Configured {
@@ -180,7 +181,7 @@ func inWords(err error, dir string) error {
 
 func cmdMergeDriver(c *cli.Context) error {
 	if c.NArg() != 4 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want the four arguments %%O %%A %%B %%P from git, got %s", plural(c.NArg(), "argument")).
+		return mdstore.Errorf(engine.ErrBadArgs, "want the four arguments %%O %%A %%B %%P from git, got %s", question.Plural(c.NArg(), "argument")).
 			Hint("git runs it: merge." + gitdriver.Name + ".driver = devrites-engine merge-driver %O %A %B %P (set by git install)")
 	}
 	a := c.Args().Slice()

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 // examples are the one example each command's --help shows, by command path.
@@ -144,7 +145,7 @@ func cmdCompletion(c *cli.Context) error {
 	}
 	shells := "one of: bash, zsh, fish"
 	if c.NArg() != 1 {
-		return mdstore.Errorf(errUsage, "want one shell, got %s", plural(c.NArg(), "argument")).Hint(shells)
+		return mdstore.Errorf(errUsage, "want one shell, got %s", question.Plural(c.NArg(), "argument")).Hint(shells)
 	}
 	switch c.Args().First() {
 	case "bash":

@@ -16,6 +16,7 @@ import (
 	"github.com/devrites/devrites-engine/hook"
 	"github.com/devrites/devrites-engine/machine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 )
 
 func hookCommands() []*cli.Command {
@@ -144,7 +145,7 @@ func cmdHookInstall(c *cli.Context) error {
 	}
 	verb := c.Command.Name
 	if c.NArg() != 1 {
-		return mdstore.WithHint(mdstore.Errorf(errUsage, "want the harness, got %s", plural(c.NArg(), "argument")),
+		return mdstore.WithHint(mdstore.Errorf(errUsage, "want the harness, got %s", question.Plural(c.NArg(), "argument")),
 			"devrites-engine hook "+verb+" claude-code   (or codex)")
 	}
 	h, err := harnessOf(c.Args().First())

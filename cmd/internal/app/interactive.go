@@ -176,7 +176,7 @@ func cmdAnswer(c *cli.Context) error {
 			r.By, err = p.name(it.q, it.eng)
 		}
 		if err != nil {
-			return p.ended(err, plural(done, "question")+" answered, nothing else written")
+			return p.ended(err, question.Plural(done, "question")+" answered, nothing else written")
 		}
 		if !next {
 			break
@@ -198,7 +198,7 @@ func cmdAnswer(c *cli.Context) error {
 		}
 		done++
 	}
-	fmt.Fprintf(e.stdout, "%s answered\n", plural(done, "question"))
+	fmt.Fprintf(e.stdout, "%s answered\n", question.Plural(done, "question"))
 	return nil
 }
 

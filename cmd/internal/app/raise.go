@@ -103,10 +103,8 @@ func deref(s *string) string {
 	if s == nil {
 		return ""
 	}
-	return oneLine(*s)
+	return mdstore.OneLine(*s)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // readInput reads the text a flag names: FILE, or stdin for "-". Text that
 // is not valid UTF-8 is refused, never repaired.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/devrites/devrites-engine/recovery"
 )
 
@@ -97,7 +98,7 @@ func cmdRecoveryRecord(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want one <fingerprint>, got %s", plural(c.NArg(), "argument")).
+		return mdstore.Errorf(engine.ErrBadArgs, "want one <fingerprint>, got %s", question.Plural(c.NArg(), "argument")).
 			Hint("get it with: devrites-engine recovery fingerprint --command … --exit … --stderr-line …")
 	}
 	if c.Bool("progress") == c.Bool("no-progress") {
@@ -187,9 +188,9 @@ func cmdRecoveryReopen(c *cli.Context) error {
 
 func describeReopen(all bool, n int) string {
 	if all {
-		return "--all and " + plural(n, "argument")
+		return "--all and " + question.Plural(n, "argument")
 	}
-	return plural(n, "argument")
+	return question.Plural(n, "argument")
 }
 
 func cmdResolverFailed(c *cli.Context) error {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/devrites/devrites-engine/engine"
 	"github.com/devrites/devrites-engine/mdstore"
+	"github.com/devrites/devrites-engine/question"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,7 +17,7 @@ func cmdRescoped(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", plural(c.NArg(), "argument"))
+		return mdstore.Errorf(engine.ErrBadArgs, "want one <qid>, got %s", question.Plural(c.NArg(), "argument"))
 	}
 	id := c.Args().First()
 	eng, err := e.openFor(id)

@@ -71,7 +71,7 @@ func ruleText(r config.Rule) string {
 		s += "  (" + strings.TrimSpace(r.CreatedBy+" "+r.CreatedAt) + ")"
 	}
 	if r.Note != "" {
-		s += "  " + oneLine(r.Note)
+		s += "  " + mdstore.OneLine(r.Note)
 	}
 	return s + "\n"
 }
@@ -151,7 +151,7 @@ func cmdRulesRemove(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want one rule <id>, got %s", plural(c.NArg(), "argument"))
+		return mdstore.Errorf(engine.ErrBadArgs, "want one rule <id>, got %s", question.Plural(c.NArg(), "argument"))
 	}
 	// Removing a rule that stops approval widens what passes without a
 	// person: a person's act, as adding an always-approve rule is.
@@ -183,7 +183,7 @@ func cmdResolveAlways(c *cli.Context, e *env, kind string, batch bool) error {
 			Hint("a drop or a reject is never a standing approval")
 	}
 	if c.NArg() != 2 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want <qid> <option number>, got %s", plural(c.NArg(), "argument")).
+		return mdstore.Errorf(engine.ErrBadArgs, "want <qid> <option number>, got %s", question.Plural(c.NArg(), "argument")).
 			Hint("e.g. devrites-engine state resolve --always q-2026-11-29-001 1")
 	}
 	if err := needPerson(e, "state resolve --always"); err != nil {

@@ -82,7 +82,7 @@ func cmdSign(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return mdstore.Errorf(errUsage, "want one <qid>, got %s", plural(c.NArg(), "argument"))
+		return mdstore.Errorf(errUsage, "want one <qid>, got %s", question.Plural(c.NArg(), "argument"))
 	}
 	id := c.Args().First()
 	eng, err := e.openFor(id)
@@ -121,7 +121,7 @@ func cmdSign(c *cli.Context) error {
 //	by alice at 2026-11-29T14:05:00Z (via ntfy)
 func statementText(q question.Question, st sign.Statement) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s in %s (question %s): %s\n", q.QID, st.Slug, question.ShortFingerprint(st.Fingerprint), oneLine(q.Question))
+	fmt.Fprintf(&b, "%s in %s (question %s): %s\n", q.QID, st.Slug, question.ShortFingerprint(st.Fingerprint), mdstore.OneLine(q.Question))
 	what := st.Verdict
 	if st.Choice > 0 {
 		what += " with option " + strconv.Itoa(st.Choice)

@@ -42,7 +42,7 @@ func cmdWait(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() > 1 {
-		return mdstore.Errorf(engine.ErrBadArgs, "want at most one <qid>, got %s", plural(c.NArg(), "argument"))
+		return mdstore.Errorf(engine.ErrBadArgs, "want at most one <qid>, got %s", question.Plural(c.NArg(), "argument"))
 	}
 	eng, err := e.openFor(c.Args().Slice()...)
 	if err != nil {
