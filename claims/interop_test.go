@@ -13,7 +13,7 @@ import (
 )
 
 // devritesModel reads a claims file by the rules of the format alone
-// (INTEROP.md §7), written apart from Parse: one JSON object a line, lines
+// (docs/claims.md, The file), written apart from Parse: one JSON object a line, lines
 // without an id or a session skipped, the last record of an id wins, state
 // from released and expires_at. It also checks that every record keeps the
 // format's field rules, so that what the engine writes is what DevRites

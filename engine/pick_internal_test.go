@@ -13,8 +13,9 @@ import (
 	"github.com/devrites/devrites-engine/question"
 )
 
-// TestFingerprintAgreesWithIdentity: §27's identity (text and raise time,
-// as decisions.md and the Awaiting section copy them) and the fingerprint
+// TestFingerprintAgreesWithIdentity: a question's identity (docs/git.md:
+// text and raise time, as decisions.md and the Awaiting section copy
+// them) and the fingerprint
 // fold white space alike: questions of one fingerprint are one question to
 // the identity too, and a text the identity tells apart has another
 // fingerprint.

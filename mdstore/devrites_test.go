@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The question forms of DevRites workspaces (shared/INTEROP.md §1): every
+// The question forms of DevRites workspaces (docs/formats.md): every
 // one is a block, in file order, and the file reads back byte for byte.
 func TestDevRitesQuestionForms(t *testing.T) {
 	tests := []struct {

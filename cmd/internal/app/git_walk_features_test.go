@@ -18,7 +18,7 @@ var walkFeatures = flag.Bool("walk.features", false, "TestClonesRandomWalkFeatur
 // every id names one question in the whole project — when git merged
 // without the driver and two features hold one id, the refusal's hint is
 // run as printed (doctor --fix in the feature that raised it later) and
-// counted — and §27's invariants hold in each feature. Opt-in
+// counted — and the identity invariants (docs/git.md) hold in each feature. Opt-in
 // (-walk.features, or -long); -walk.seed and -walk.steps as for the walk.
 func TestClonesRandomWalkFeatures(t *testing.T) {
 	if !*walkFeatures && !*longFlag {
