@@ -9,7 +9,7 @@ import (
 )
 
 // What DevRites workspaces write that the engine's own writes do not
-// (shared/INTEROP.md): questions without sla, gates in headings, register
+// (docs/formats.md, The forms of DevRites workspaces): questions without sla, gates in headings, register
 // rows, questions the engine did not raise.
 
 // textOf names the text of a resolution of each kind.
