@@ -9,8 +9,9 @@ import (
 )
 
 // What DevRites workspaces write that the engine's own writes do not
-// (docs/formats.md, The forms of DevRites workspaces): questions without sla, gates in headings, register
-// rows, questions the engine did not raise.
+// (docs/formats.md, The forms of DevRites workspaces): questions without
+// sla, gates in headings, register rows, questions the engine did not
+// raise.
 
 // textOf names the text of a resolution of each kind.
 var textOf = map[string]string{question.StatusAnswered: "answer", question.StatusDropped: "drop reason", question.StatusRejected: "reject feedback"}
