@@ -17,7 +17,8 @@ import (
 type drift struct {
 	status      string
 	statusLine  int
-	awaited     string // the qid the awaiting section names
+	awaited     string         // the qid the awaiting section names
+	block       *mdstore.Block // the block of awaited, nil when questions.md has none
 	awaitedLine int
 	section     int // line of "## Awaiting human", 0 when absent
 	target      *mdstore.Block
@@ -54,7 +55,10 @@ func (d *checkup) readDrift(w *wsFiles) drift {
 			dr.interrupted = append(dr.interrupted, b)
 		}
 	}
-	if b := w.Questions.Find(dr.awaited); b != nil && b.Value("status") == question.StatusOpen {
+	if dr.awaited != "" {
+		dr.block = w.Questions.Find(dr.awaited)
+	}
+	if b := dr.block; b != nil && b.Value("status") == question.StatusOpen {
 		dr.target = b
 		return dr
 	}
@@ -98,7 +102,7 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 	switch {
 	case dr.section > 0 && dr.awaited == "":
 		drifted(dr.section, "the Awaiting human section names no question_id")
-	case dr.awaited != "" && w.Questions.Find(dr.awaited) == nil:
+	case dr.awaited != "" && dr.block == nil:
 		f := doctor.Finding{Severity: sev, Kind: "drift", File: file, Line: dr.awaitedLine,
 			Problem: fmt.Sprintf("awaits %s, which is not in questions.md (a stale editor save or a bad merge?)", dr.awaited),
 			Mend:    "run: devrites-engine doctor --fix (restores " + dr.awaited + " from decisions.md, or else open from the Awaiting section: nobody has answered it)",
@@ -107,12 +111,12 @@ func (d *checkup) checkDrift(w *wsFiles) drift {
 			f.Mend = reconcile
 		}
 		d.Add(f)
-	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, w.Questions.Find(dr.awaited)):
+	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited) && d.unrecorded(w, dr.block):
 		d.Add(doctor.Finding{Severity: doctor.SevError, Kind: "no-record", File: file, Line: dr.awaitedLine,
-			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status"), engine.NoRecord),
+			Problem: fmt.Sprintf("awaits %s, which questions.md says is %s, but %s", dr.awaited, dr.block.Value("status"), engine.NoRecord),
 			Mend:    "doctor does not move state.md on: nothing but questions.md says a person decided it"})
 	case dr.awaited != "" && (dr.target == nil || dr.target.QID != dr.awaited):
-		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, w.Questions.Find(dr.awaited).Value("status")))
+		drifted(dr.awaitedLine, fmt.Sprintf("awaits %s, which is already %s", dr.awaited, dr.block.Value("status")))
 	}
 	switch {
 	case dr.target != nil && !dr.lost && dr.status != "awaiting_human" && !blocked:
@@ -181,10 +185,10 @@ func (d *checkup) reconcile(w *wsFiles) {
 		}
 		d.e.Pause(f, q, text)
 		did = "state.md awaits " + q.QID + " (status awaiting_human)"
-	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil && d.unrecorded(w, w.Questions.Find(dr.awaited)):
+	case dr.awaited != "" && dr.block != nil && d.unrecorded(w, dr.block):
 		return // evidence.go: never moved on from questions.md alone
-	case dr.awaited != "" && w.Questions.Find(dr.awaited) != nil:
-		q := question.FromBlock(w.Questions.Find(dr.awaited), d.e.Now())
+	case dr.awaited != "" && dr.block != nil:
+		q := question.FromBlock(dr.block, d.e.Now())
 		st := q.Status
 		d.e.ResolveState(f, q, st, true)
 		next, _ := w.State.Get("next_action")
