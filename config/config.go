@@ -81,8 +81,8 @@ var Events = []string{"raised", "responded", "resolved", "dropped", "rejected", 
 
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line ([0-9]+):?`) })
 
-// DefaultNotifyTimeout is notify_timeout when the AFK file does not set it.
-const DefaultNotifyTimeout = 10 * time.Second
+// defaultNotifyTimeout is notify_timeout when the AFK file does not set it.
+const defaultNotifyTimeout = 10 * time.Second
 
 // LoadAFK reads .devrites/AFK. Its absence is AFK off. A body that does not
 // parse fails closed: AFK stays on (so nothing is mistaken for a person being
@@ -153,7 +153,7 @@ const conflictWords = "unresolved merge conflict (keep what each side meant betw
 
 // loadConfig reads a file of the AFK file's form at path ("" for none).
 func loadConfig(path string) AFK {
-	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: DefaultNotifyTimeout}
+	a := AFK{AllowGates: []string{"advisory"}, NotifyOn: []string{"raised"}, NotifyTimeout: defaultNotifyTimeout}
 	if path == "" {
 		return a
 	}

@@ -29,8 +29,8 @@ type OnOverdue struct {
 	Accept      string        `json:"accept,omitempty"`
 }
 
-// AcceptRecommended is the one value of accept: option 1, the recommended.
-const AcceptRecommended = "recommended"
+// acceptRecommended is the one value of accept: option 1, the recommended.
+const acceptRecommended = "recommended"
 
 // expiryGates are the gates a question of which may be accepted by expiry.
 var expiryGates = []string{"advisory", "validating"}
@@ -89,7 +89,7 @@ func readOnOverdue(path string, v *yaml.Node) (map[string]OnOverdue, []string) {
 				}
 				o.EscalateTo = texts(names)
 			case "accept":
-				if x.Kind != yaml.ScalarNode || x.Value != AcceptRecommended {
+				if x.Kind != yaml.ScalarNode || x.Value != acceptRecommended {
 					warn = append(warn, fmt.Sprintf("%s: %q: the only answer accepted by expiry is recommended (ignored)", kat, x.Value))
 					continue
 				}

@@ -96,7 +96,7 @@ func (e *Engine) Explain(r ExplainRequest) (*Explanation, error) {
 	history := e.ofBreakpoint(f.Questions, bp)
 	x := &Explanation{Gate: gate, Tags: nonNil(r.Tags), Slice: slice, Breakpoint: bp,
 		Decision: Decide(e.AFK, Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp, History: history, Rules: &e.Rules})}
-	x.WhenOverdue = e.OverdueText(Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp})
+	x.WhenOverdue = e.overdueText(Gatekeeping{Gate: gate, Tags: r.Tags, Slice: slice, Breakpoint: bp})
 	if n := e.AFK.AutoApproveAfter; n > 0 {
 		streak := HumanStreak(history, bp)
 		x.HumanStreak, x.AutoApproveAfter = &streak, n

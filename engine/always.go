@@ -17,10 +17,10 @@ func (e *Engine) AlwaysApproveCommand(q question.Question) string {
 	return "devrites-engine state resolve --always " + e.ResolveFlags(q) + pickFlag(q) + q.QID + " 1"
 }
 
-// AlwaysApproveOffer is the "always approve" line's text: where the rule
+// alwaysApproveOffer is the "always approve" line's text: where the rule
 // would apply, and that a person makes it at a terminal. It holds no
 // command: an agent reading it has nothing to run (docs/trust.md).
-func (e *Engine) AlwaysApproveOffer(q question.Question) string {
+func (e *Engine) alwaysApproveOffer(q question.Question) string {
 	return "a person at a terminal can answer option 1 and approve breakpoint " + q.Breakpoint + " in workspace " + e.WS.Slug + " from now on (state resolve --always)"
 }
 

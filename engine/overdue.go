@@ -36,9 +36,9 @@ func (e *Engine) expiryDue(q question.Question, now time.Time) bool {
 		!now.Before(raised.Add(o.ExpireAfter)) && e.expiryRefusal(q) == ""
 }
 
-// OverdueText says what on_overdue does to a question of gate g with the
+// overdueText says what on_overdue does to a question of gate g with the
 // given tags and slice, for `afk explain`.
-func (e *Engine) OverdueText(g Gatekeeping) string {
+func (e *Engine) overdueText(g Gatekeeping) string {
 	o, ok := e.Hook.OnOverdue[g.Gate]
 	var parts []string
 	switch {

@@ -39,9 +39,9 @@ const (
 // terminal, a page, a form, the chat, a relay channel's tap or reply.
 var personChannels = []string{ViaTerminal, ViaServe, ViaElicitation, ViaChat, "ntfy", "telegram", "slack"}
 
-// PersonChannel reports whether via is a person's own channel. "" (a
+// personChannel reports whether via is a person's own channel. "" (a
 // caller that did not say) is not: it fails closed.
-func PersonChannel(via string) bool { return slices.Contains(personChannels, via) }
+func personChannel(via string) bool { return slices.Contains(personChannels, via) }
 
 // viaOf is the answered_via of a resolution: what the caller said, else,
 // for the engine's own picks, which of them decided.
@@ -100,7 +100,7 @@ func (e *Engine) NeedsPerson(q question.Question) (bool, string) {
 // an identical re-run completes state.md and decisions.md from
 // questions.md, which a branch may have forged.
 func (e *Engine) personGuard(q question.Question, it Resolution, where string) error {
-	if PersonChannel(it.Via) {
+	if personChannel(it.Via) {
 		return nil
 	}
 	if need, why := e.NeedsPerson(q); need {
@@ -124,7 +124,7 @@ func needsPersonError(where, why, via string) error {
 // --choice, an answer to a question that needs a person unless it comes
 // through a person's channel: the record would be a resolution.
 func (e *Engine) recordGuard(r RaiseRequest) error {
-	if r.Answered == nil && r.Choice == nil || PersonChannel(r.Via) {
+	if r.Answered == nil && r.Choice == nil || personChannel(r.Via) {
 		return nil
 	}
 	if need, why := e.NeedsPerson(question.Question{Gate: r.Gate, Tags: r.Tags, Breakpoint: r.Breakpoint}); need {

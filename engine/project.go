@@ -14,14 +14,14 @@ import (
 // workspace of the project uses, and a command given a qid without a
 // workspace finds the one workspace that holds it (Locate).
 
-// QIDLock is the lock file in the .devrites directory that a raise holds,
+// qIDLock is the lock file in the .devrites directory that a raise holds,
 // in a project of several workspaces, from reading the ids the other
 // workspaces use until its own question is written: two features raising
 // at once never take one id. It is taken before the workspace's own lock,
 // and no one waits for it while holding a workspace lock.
-const QIDLock = ".qid.lock"
+const qIDLock = ".qid.lock"
 
-// lockProjectQIDs takes QIDLock when the project has more than one
+// lockProjectQIDs takes qIDLock when the project has more than one
 // workspace, and returns what releases it. The lock file is one machine's:
 // .devrites/.gitignore lists it (best effort: a .gitignore that cannot be
 // written does not stop a raise).
@@ -29,8 +29,8 @@ func (e *Engine) lockProjectQIDs(ctx context.Context) (func(), error) {
 	if !e.severalWorkspaces() {
 		return func() {}, nil
 	}
-	_ = mdstore.Ignore(e.WS.Devrites, "the lock of question ids of devrites-engine: one machine's", QIDLock)
-	return mdstore.Lock(ctx, filepath.Join(e.WS.Devrites, QIDLock), "the project's question ids", e.LockTimeout)
+	_ = mdstore.Ignore(e.WS.Devrites, "the lock of question ids of devrites-engine: one machine's", qIDLock)
+	return mdstore.Lock(ctx, filepath.Join(e.WS.Devrites, qIDLock), "the project's question ids", e.LockTimeout)
 }
 
 // SeveralWorkspaces reports whether the engine's project has more than

@@ -18,9 +18,9 @@ type Failure struct {
 	StderrLine string `json:"stderr_line"`
 }
 
-// ResolverResume is next_action after the resolver failed twice: a person
+// resolverResume is next_action after the resolver failed twice: a person
 // (or the doctor skill) looks at the workspace before anything resolves.
-const ResolverResume = "/rite-doctor"
+const resolverResume = "/rite-doctor"
 
 // prepare drops one line ending from the end of the stderr line (the
 // fingerprint is of the line without it) and refuses a failure that has no
@@ -193,7 +193,7 @@ func (e *Engine) RecoveryReopen(ctx context.Context, fp string, all bool) (*Reop
 // failure of a fingerprint answers retry: one identical re-run. The second
 // answers stopped and, in the same transaction, records a cold-resumable
 // stop as `state stop` does: status blocked, the exact command, exit code
-// and stderr line as the reason, ResolverResume as the one resume action,
+// and stderr line as the reason, resolverResume as the one resume action,
 // a Log line. A later failure answers stopped again and writes the stop
 // again unless state.md already holds exactly it. Writing the stop is
 // refused, and nothing is written, where `state stop` would be refused
@@ -206,7 +206,7 @@ func (e *Engine) ResolverFailed(ctx context.Context, f Failure) (*RecoveryResult
 	if f.Exit == 0 {
 		return nil, mdstore.Errorf(ErrBadArgs, "--exit 0 is not a failure")
 	}
-	stop := StopRequest{Status: CursorBlocked, Reason: "resolver failed again: " + f.text(), Resume: ResolverResume}
+	stop := StopRequest{Status: CursorBlocked, Reason: "resolver failed again: " + f.text(), Resume: resolverResume}
 	if err := stop.check(); err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func (e *Engine) ShowText(q question.Question) string {
 		text += "resolve: " + e.ResolveCommand(q) + "\n"
 	}
 	if e.OffersAlwaysApprove(q) {
-		text += "always approve: " + e.AlwaysApproveOffer(q) + "\n"
+		text += "always approve: " + e.alwaysApproveOffer(q) + "\n"
 	}
 	return text
 }

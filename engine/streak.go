@@ -15,7 +15,7 @@ import (
 
 // auto_approve_after counts only a person's own resolutions on this
 // machine (docs/afk-and-notify.md, rule 7): a resolution through a
-// person's channel (PersonChannel) that this machine recorded. An
+// person's channel (personChannel) that this machine recorded. An
 // answered_via line in questions.md proves neither — a branch can carry
 // any — so the engine keeps its own record outside every repository,
 // beside the trust store: $XDG_CONFIG_HOME/devrites-engine/answered, one
@@ -42,7 +42,7 @@ func (e *Engine) remember(fired []firing) {
 	var b bytes.Buffer
 	for _, f := range fired {
 		q := f.q
-		if q.Status != question.StatusAnswered || q.Choice == nil || !PersonChannel(q.AnsweredVia) || q.Auto != "" {
+		if q.Status != question.StatusAnswered || q.Choice == nil || !personChannel(q.AnsweredVia) || q.Auto != "" {
 			continue
 		}
 		b.WriteString(question.Fingerprint(e.WS.Slug, q) + " " + strconv.Itoa(*q.Choice) + "\n")
@@ -79,7 +79,7 @@ func (e *Engine) answeredHere(history []question.Question) []question.Question {
 		seen[sc.Text()] = true
 	}
 	for i, q := range history {
-		if q.Choice != nil && PersonChannel(q.AnsweredVia) {
+		if q.Choice != nil && personChannel(q.AnsweredVia) {
 			history[i].AnsweredHere = seen[question.Fingerprint(e.WS.Slug, q)+" "+strconv.Itoa(*q.Choice)]
 		}
 	}

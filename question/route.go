@@ -207,17 +207,17 @@ type Routing struct {
 // a strategy (see the top of this file).
 func (q Question) Routed() bool { return len(q.Route) > 0 && q.Strategy != "" }
 
-// ChecksResponders reports whether only the people q is routed to may
+// checksResponders reports whether only the people q is routed to may
 // answer it: it is routed (it has a strategy) and its route names no
 // owner or any.
-func (q Question) ChecksResponders() bool {
+func (q Question) checksResponders() bool {
 	return q.Routed() && !slices.ContainsFunc(q.Route, IsRouteWord)
 }
 
 // MayAnswer reports whether by may answer q: anyone, unless q checks its
 // responders; then one of them (in any case).
 func (q Question) MayAnswer(by string) bool {
-	if !q.ChecksResponders() {
+	if !q.checksResponders() {
 		return true
 	}
 	rt, err := q.Routing()

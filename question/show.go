@@ -147,7 +147,7 @@ func (q Question) WaitingText() string {
 	switch {
 	case !q.Routed():
 		return who + " (a page: anyone may answer; answered_by records who)"
-	case q.ChecksResponders():
+	case q.checksResponders():
 		return who + " (" + q.Strategy + ": only they may answer, each with --by)"
 	}
 	return who + " (" + q.Strategy + ": anyone may answer for " + RouteOwner + " or " + RouteAny + ")"
@@ -157,7 +157,7 @@ func (q Question) WaitingText() string {
 // may answer q (no strategy, or a route holding owner or any), else the
 // name of the one responder it awaits, or "<one of: …>" naming them.
 func (q Question) ResponderPlaceholder() string {
-	if !q.ChecksResponders() {
+	if !q.checksResponders() {
 		return ""
 	}
 	names := q.Awaits()
