@@ -299,13 +299,19 @@ func AddRule(ctx context.Context, devrites string, timeout time.Duration, now ti
 	return res, err
 }
 
-// RemoveRule removes the rule with id from .devrites/rules.yaml.
-func RemoveRule(ctx context.Context, devrites string, timeout time.Duration, id string) (*Rule, error) {
+// RemoveRule removes the rule with id from .devrites/rules.yaml. allow,
+// when not nil, may refuse the removal of the rule as the file holds it
+// (a rule that stops approval needs a person): it is asked before the
+// lock and again under it, on the file as it is then.
+func RemoveRule(ctx context.Context, devrites string, timeout time.Duration, id string, allow func(Rule) error) (*Rule, error) {
 	var removed *Rule
 	find := func(r *Rules) (int, error) {
 		i := slices.IndexFunc(r.List, func(x Rule) bool { return x.ID == id })
 		if i < 0 {
 			return i, mdstore.Errorf(ErrUnknownRule, "%s: no rule %q", r.Path, id)
+		}
+		if allow != nil {
+			return i, allow(r.List[i])
 		}
 		return i, nil
 	}

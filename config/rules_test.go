@@ -210,18 +210,18 @@ func TestRulesFile(t *testing.T) {
 	if _, err := AddRule(ctx, dir, time.Second, now, RuleRequest{Breakpoint: "pay.x", Action: NeverAuto}, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("the other action: got %v, want a conflict", err)
 	}
-	if _, err := RemoveRule(ctx, dir, time.Second, "r-none"); !errors.Is(err, ErrUnknownRule) {
+	if _, err := RemoveRule(ctx, dir, time.Second, "r-none", nil); !errors.Is(err, ErrUnknownRule) {
 		t.Errorf("remove unknown: got %v, want ErrUnknownRule", err)
 	}
 	unlock, err := mdstore.Lock(ctx, filepath.Join(dir, RulesLock), "the rules file", time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RemoveRule(ctx, dir, 50*time.Millisecond, a.Rule.ID); !errors.Is(err, mdstore.ErrBusy) {
+	if _, err := RemoveRule(ctx, dir, 50*time.Millisecond, a.Rule.ID, nil); !errors.Is(err, mdstore.ErrBusy) {
 		t.Errorf("remove while locked: got %v, want busy", err)
 	}
 	unlock()
-	if r, err := RemoveRule(ctx, dir, time.Second, a.Rule.ID); err != nil || r.ID != a.Rule.ID {
+	if r, err := RemoveRule(ctx, dir, time.Second, a.Rule.ID, nil); err != nil || r.ID != a.Rule.ID {
 		t.Fatalf("remove: %+v, %v", r, err)
 	}
 	if r := LoadRules(dir); len(r.List) != 0 || r.Broken {

@@ -155,16 +155,13 @@ func cmdRulesRemove(c *cli.Context) error {
 	}
 	// Removing a rule that stops approval widens what passes without a
 	// person: a person's act, as adding an always-approve rule is.
-	if rules, err := config.ListRules(devrites); err == nil {
-		for _, r := range rules.List {
-			if r.ID == c.Args().First() && r.Action != config.AlwaysApprove {
-				if err := needPerson(e, "removing a "+r.Action+" rule"); err != nil {
-					return err
-				}
-			}
+	allow := func(r config.Rule) error {
+		if r.Action == config.AlwaysApprove {
+			return nil
 		}
+		return needPerson(e, "removing a "+r.Action+" rule")
 	}
-	r, err := config.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First())
+	r, err := config.RemoveRule(e.ctx, devrites, c.Duration("lock-timeout"), c.Args().First(), allow)
 	if errors.Is(err, engine.ErrUnknownRule) {
 		return mdstore.WithHint(err, "list the rules: devrites-engine rules list")
 	}
