@@ -151,17 +151,17 @@ func parseSignerTime(v string) (time.Time, error) {
 	return t, nil
 }
 
-// allows reports whether the line lets key sign for principal in namespace
-// at time at, and if not, why.
-func (s Signer) allows(key ssh.PublicKey, principal, namespace string, at time.Time) (bool, string) {
+// allows reports whether the line lets key sign for principal in the
+// decision namespace at time at, and if not, why.
+func (s Signer) allows(key ssh.PublicKey, principal string, at time.Time) (bool, string) {
 	if !bytes.Equal(s.Key.Marshal(), key.Marshal()) {
 		return false, ""
 	}
 	if !matchList(s.Principals, principal) {
 		return false, fmt.Sprintf("%s:%d lists the key for %s, not %s", s.File, s.Line, strings.Join(s.Principals, ","), principal)
 	}
-	if s.Namespaces != nil && !matchList(s.Namespaces, namespace) {
-		return false, fmt.Sprintf("%s:%d does not allow the key the namespace %s", s.File, s.Line, namespace)
+	if s.Namespaces != nil && !matchList(s.Namespaces, Namespace) {
+		return false, fmt.Sprintf("%s:%d does not allow the key the namespace %s", s.File, s.Line, Namespace)
 	}
 	if !s.ValidAfter.IsZero() && at.Before(s.ValidAfter) {
 		return false, fmt.Sprintf("%s:%d makes the key valid only after %s", s.File, s.Line, s.ValidAfter.Format(time.RFC3339))

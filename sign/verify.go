@@ -57,18 +57,19 @@ func Verify(msg []byte, armored string, allowed Allowed, principal string, at ti
 		return Signed{}, fmt.Errorf("%w: %v", ErrBadSignature, err)
 	}
 	fp := ssh.FingerprintSHA256(sig.PublicKey)
+	signed := Signed{Principal: principal, Fingerprint: fp}
 	var why []string
 	for _, s := range allowed.Signers {
-		ok, reason := s.allows(sig.PublicKey, principal, Namespace, at)
+		ok, reason := s.allows(sig.PublicKey, principal, at)
 		if ok {
-			return Signed{Principal: principal, Fingerprint: fp}, nil
+			return signed, nil
 		}
 		if reason != "" {
 			why = append(why, reason)
 		}
 	}
 	if len(why) == 0 {
-		return Signed{Principal: principal, Fingerprint: fp}, fmt.Errorf("%w: key %s is in no allowed_signers file", ErrNotAllowed, fp)
+		return signed, fmt.Errorf("%w: key %s is in no allowed_signers file", ErrNotAllowed, fp)
 	}
-	return Signed{Principal: principal, Fingerprint: fp}, fmt.Errorf("%w: key %s: %s", ErrNotAllowed, fp, strings.Join(why, "; "))
+	return signed, fmt.Errorf("%w: key %s: %s", ErrNotAllowed, fp, strings.Join(why, "; "))
 }
